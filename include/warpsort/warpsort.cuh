@@ -1,0 +1,75 @@
+// warpsort: GPU Warp Sort (Ye et al., IPDPS 2010) for keys in device memory.
+//
+//   #include <warpsort/warpsort.cuh>
+//   std::size_t temp_bytes = 0;
+//   warpsort::sort_keys<std::uint32_t>(nullptr, temp_bytes, d_in, d_out, n);   // query
+//   cudaMalloc(&d_temp, temp_bytes);
+//   warpsort::sort_keys<std::uint32_t>(d_temp, temp_bytes, d_in, d_out, n);    // sort
+//
+// d_in may equal d_out (in place). The call is asynchronous on `stream` and makes no host
+// round trip; with `times` non-null it records CUDA events between the four steps and waits for
+// the stream at the end to read them.
+#pragma once
+
+#include <warpsort/error.hpp>
+#include <warpsort/order.cuh>
+#include <warpsort/policy.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace warpsort {
+
+/// Device time of each step of one sort, in milliseconds.
+struct stage_times {
+  float sort_chunks_ms = 0;   // step 1: bitonic sort of 128-key chunks by warps
+  float merge_pairs_ms = 0;   // step 2: rounds of pairwise bitonic merges by warps
+  float split_ms = 0;         // step 3: sampling, splitters, cutting, group offsets
+  float merge_groups_ms = 0;  // step 4: each group's pieces merged on chip
+  float total_ms() const { return sort_chunks_ms + merge_pairs_ms + split_ms + merge_groups_ms; }
+};
+
+/// The shape of a sort of n keys under a policy: a pure function of (n, policy), computed on
+/// the host, so no step needs to read sizes back from the device.
+struct sort_plan {
+  std::size_t n = 0;
+  std::size_t chunks = 0;          // step 1: ceil(n / 128)
+  int merge_rounds = 0;            // step 2: pairwise rounds
+  std::size_t sequence_keys = 0;   // length of each sorted sequence after step 2 (last shorter)
+  std::size_t sequences = 0;       // L after step 2
+  std::size_t sample_stride = 0;   // step 3: s
+  std::size_t samples = 0;         // M
+  std::size_t groups = 0;          // S: number of independent groups (splitters + 1)
+  std::size_t group_bound = 0;     // no group holds more keys than this: (K + L) s
+  bool splits() const { return sequences > 1; }  // steps 3 and 4 run
+};
+
+sort_plan make_plan(std::size_t n, const policy& p);
+
+/// Sorts n keys of d_in into d_out by `comp`. With d_temp == nullptr only sets temp_bytes.
+/// Throws warpsort::cuda_error on any CUDA failure and warpsort::input_error on bad arguments.
+template <class Key, class Comp = less<Key>>
+void sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_out, std::size_t n,
+               Comp comp = {}, cudaStream_t stream = 0,
+               const policy& tuning = default_policy<Key>(), stage_times* times = nullptr);
+
+/// Result of checking a sort's output against reference sorts of the same input.
+struct validation_report {
+  bool ok = true;
+  std::string reference;       // which reference disagreed ("thrust::sort", "cub::DeviceRadixSort")
+  std::size_t index = 0;       // first mismatching position
+  std::string expected, got;   // the reference's key and ours at that position
+  std::string message() const;
+};
+
+/// Sorts copies of d_input with thrust::sort and cub::DeviceRadixSort and compares d_result
+/// with each, position by position, under the order's equivalence. Synchronizes the stream.
+template <class Key, class Comp = less<Key>>
+validation_report validate_against_references(const Key* d_input, const Key* d_result,
+                                              std::size_t n, Comp comp = {},
+                                              cudaStream_t stream = 0);
+
+}  // namespace warpsort

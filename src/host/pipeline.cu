@@ -1,0 +1,166 @@
+// The four steps chained on one stream. The plan (every size and count) follows from n and the
+// policy alone, so nothing is read back from the device until the sort is done.
+#include "stages/index_math.hpp"
+#include "stages/instantiations.hpp"
+#include "stages/stages.hpp"
+#include "stages/temp_storage.hpp"
+
+#include <warpsort/warpsort.cuh>
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+namespace warpsort {
+
+using stages::ceil_div;
+
+void check_policy(const policy& p) {
+  auto fail = [](const std::string& what) { throw input_error("warpsort policy: " + what); };
+  if (p.block_threads < policy::warp_threads || p.block_threads % policy::warp_threads != 0 ||
+      p.block_threads > 1024)
+    fail("block_threads must be a multiple of 32 in [32, 1024]");
+  if (p.group_block_threads < policy::warp_threads ||
+      p.group_block_threads % policy::warp_threads != 0 || p.group_block_threads > 1024)
+    fail("group_block_threads must be a multiple of 32 in [32, 1024]");
+  if (p.merge_task_keys < static_cast<std::size_t>(policy::merge_buffer_keys))
+    fail("merge_task_keys must be at least the merge buffer (128)");
+  if (p.max_sequences < 2) fail("max_sequences (L) must be at least 2");
+  if (p.oversampling < 1) fail("oversampling (K) must be at least 1");
+  if (p.group_capacity < p.oversampling + p.max_sequences)
+    fail("group_capacity must be at least oversampling + max_sequences (a sample stride >= 1)");
+}
+
+sort_plan make_plan(std::size_t n, const policy& p) {
+  check_policy(p);
+  sort_plan plan;
+  plan.n = n;
+  if (n == 0) return plan;
+  plan.chunks = ceil_div(n, policy::chunk_keys);
+  plan.sequence_keys = policy::chunk_keys;
+  plan.sequences = plan.chunks;
+  while (plan.sequences > static_cast<std::size_t>(p.max_sequences)) {
+    plan.sequence_keys *= 2;
+    plan.sequences = ceil_div(n, plan.sequence_keys);
+    ++plan.merge_rounds;
+  }
+  if (!plan.splits()) return plan;
+  const std::size_t K = static_cast<std::size_t>(p.oversampling);
+  const std::size_t L = plan.sequences;
+  plan.sample_stride = static_cast<std::size_t>(p.group_capacity) / (K + L);
+  const std::size_t last_keys = n - (L - 1) * plan.sequence_keys;
+  plan.samples = (L - 1) * stages::samples_in(plan.sequence_keys, plan.sample_stride) +
+                 stages::samples_in(last_keys, plan.sample_stride);
+  plan.groups = plan.samples > K ? ceil_div(plan.samples, K) : 1;
+  plan.group_bound = (K + L) * plan.sample_stride;
+  return plan;
+}
+
+namespace {
+
+struct pipeline_storage {
+  void* keys;            // the ping-pong partner of d_out
+  std::size_t* splits;   // step 2 merge-path table
+  void* split_temp;      // step 3
+  std::size_t split_bytes;
+};
+
+template <class Key, class Comp>
+pipeline_storage carve(stages::temp_carver& c, const sort_plan& plan, const policy& p) {
+  pipeline_storage s{};
+  s.keys = c.take<Key>(plan.n);
+  std::size_t splits = 0, seq = policy::chunk_keys;
+  for (int r = 0; r < plan.merge_rounds; ++r, seq *= 2)
+    splits = std::max(splits, stages::merge_pairs_splits(plan.n, seq, p));
+  s.splits = c.take<std::size_t>(splits);
+  s.split_bytes = plan.splits()
+                      ? stages::split_temp_bytes<Key, Comp>(plan.samples, plan.sequences, plan.groups)
+                      : 0;
+  s.split_temp = c.take_bytes(s.split_bytes);
+  return s;
+}
+
+/// CUDA events between the steps, only when timings are asked for.
+class step_events {
+ public:
+  step_events(bool enabled, cudaStream_t stream) : stream_(stream), enabled_(enabled) {
+    if (!enabled_) return;
+    for (auto& e : events_) WARPSORT_CUDA_CHECK(cudaEventCreate(&e));
+  }
+  ~step_events() {
+    for (auto e : events_)
+      if (e) cudaEventDestroy(e);
+  }
+  step_events(const step_events&) = delete;
+  step_events& operator=(const step_events&) = delete;
+  void mark(int i) {
+    if (enabled_) WARPSORT_CUDA_CHECK(cudaEventRecord(events_[i], stream_));
+  }
+  void read(stage_times& t) {
+    WARPSORT_CUDA_CHECK(cudaEventSynchronize(events_[4]));
+    float* fields[4] = {&t.sort_chunks_ms, &t.merge_pairs_ms, &t.split_ms, &t.merge_groups_ms};
+    for (int i = 0; i < 4; ++i)
+      WARPSORT_CUDA_CHECK(cudaEventElapsedTime(fields[i], events_[i], events_[i + 1]));
+  }
+
+ private:
+  cudaStream_t stream_;
+  bool enabled_;
+  std::array<cudaEvent_t, 5> events_{};
+};
+
+}  // namespace
+
+template <class Key, class Comp>
+void sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_out, std::size_t n,
+               Comp comp, cudaStream_t stream, const policy& tuning, stage_times* times) {
+  const sort_plan plan = make_plan(n, tuning);
+  stages::temp_carver carver(d_temp);
+  const pipeline_storage s = carve<Key, Comp>(carver, plan, tuning);
+  if (d_temp == nullptr) {
+    temp_bytes = carver.used();
+    return;
+  }
+  if (temp_bytes < carver.used())
+    throw input_error("warpsort::sort_keys: temporary storage of " + std::to_string(temp_bytes) +
+                      " bytes is smaller than the " + std::to_string(carver.used()) + " needed");
+  if (n > 0 && (d_in == nullptr || d_out == nullptr))
+    throw input_error("warpsort::sort_keys: null key pointer");
+
+  step_events events(times != nullptr, stream);
+  // Each pass writes to the other buffer; the last one must write d_out.
+  const int passes = 1 + plan.merge_rounds + (plan.splits() ? 1 : 0);
+  Key* temp_keys = static_cast<Key*>(s.keys);
+  auto target = [&](int pass) { return (passes - 1 - pass) % 2 == 0 ? d_out : temp_keys; };
+
+  events.mark(0);
+  stages::sort_chunks(d_in, target(0), n, comp, tuning, stream);
+  events.mark(1);
+  std::size_t seq = policy::chunk_keys;
+  for (int r = 0; r < plan.merge_rounds; ++r, seq *= 2)
+    stages::merge_pairs_round<Key, Comp>(target(r), target(r + 1), n, seq, s.splits, comp, tuning,
+                                         stream);
+  events.mark(2);
+  stages::split_layout layout;
+  if (plan.splits())
+    layout = stages::split<Key, Comp>(target(plan.merge_rounds), n, plan.sequence_keys,
+                                      plan.sequences, plan.sample_stride, plan.samples,
+                                      plan.groups, s.split_temp, s.split_bytes, comp, tuning,
+                                      stream);
+  events.mark(3);
+  if (plan.splits())
+    stages::merge_groups<Key, Comp>(target(plan.merge_rounds), d_out, n, plan.sequence_keys,
+                                    plan.sequences, plan.groups, layout, comp, tuning, stream);
+  events.mark(4);
+  if (times) {
+    *times = stage_times{};
+    events.read(*times);
+  }
+}
+
+#define WARPSORT_INSTANTIATE(Key, Comp)                                                          \
+  template void sort_keys<Key, Comp>(void*, std::size_t&, const Key*, Key*, std::size_t, Comp,  \
+                                     cudaStream_t, const policy&, stage_times*);
+WARPSORT_FOR_EACH_KEY_ORDER(WARPSORT_INSTANTIATE)
+
+}  // namespace warpsort

@@ -1,0 +1,131 @@
+// Pure index math of the four steps: small __host__ __device__ functions, tested on the CPU.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#ifdef __CUDACC__
+#define WARPSORT_HD __host__ __device__ __forceinline__
+#else
+#define WARPSORT_HD inline
+#endif
+
+namespace warpsort::stages {
+
+WARPSORT_HD std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+WARPSORT_HD std::size_t min_size(std::size_t a, std::size_t b) { return a < b ? a : b; }
+
+/// ceil(log2(x)) for x >= 1.
+WARPSORT_HD int ceil_log2(std::size_t x) {
+  int r = 0;
+  while ((std::size_t{1} << r) < x) ++r;
+  return r;
+}
+
+// ---------------------------------------------------------------- step 1: chunks and lanes
+
+/// Register layouts of a warp holding 32 * V keys. Blocked: lane l holds slots l*V .. l*V+V-1
+/// (contiguous, so a lane can load them as one vector). Striped: register r holds slots
+/// r*32 .. r*32+31 across the lanes (each register is one coalesced warp-wide access).
+WARPSORT_HD int blocked_slot(int lane, int reg, int keys_per_lane) { return lane * keys_per_lane + reg; }
+WARPSORT_HD int striped_slot(int lane, int reg) { return reg * 32 + lane; }
+
+/// Bitonic network step: while building sorted runs of length k, the element at `slot` is
+/// compared with slot ^ j. The lower of the two keeps the smaller key if its run ascends.
+WARPSORT_HD bool run_ascends(int slot, int k) { return (slot & k) == 0; }
+WARPSORT_HD bool keeps_min(int slot, int k, int j) { return ((slot & j) == 0) == run_ascends(slot, k); }
+
+// ---------------------------------------------------------------- step 2: pairs and buffer
+
+/// Sequences of `seq_len` keys tile [0, n); pair p merges sequences 2p and 2p+1 into
+/// [a_begin, b_end). The last sequence may be short, and an odd one out has an empty B.
+struct pair_bounds {
+  std::size_t a_begin, a_end, b_end;  // A = [a_begin, a_end), B = [a_end, b_end)
+};
+WARPSORT_HD pair_bounds pair_of(std::size_t pair, std::size_t seq_len, std::size_t n) {
+  const std::size_t a_begin = min_size(pair * 2 * seq_len, n);
+  const std::size_t a_end = min_size(a_begin + seq_len, n);
+  return {a_begin, a_end, min_size(a_end + seq_len, n)};
+}
+
+/// Warp tasks per pair: one while the merged pair fits in a task (the paper's one warp per
+/// pair), else the pair's output is cut into tasks of `task_keys` outputs.
+WARPSORT_HD std::size_t tasks_per_pair(std::size_t seq_len, std::size_t task_keys) {
+  return 2 * seq_len <= task_keys ? 1 : ceil_div(2 * seq_len, task_keys);
+}
+
+/// Merge path: how many of the first `diag` outputs of merge(A, B) come from A, equal keys
+/// taken from A first. Splitting both inputs there makes the two halves independent merges.
+template <class ItA, class ItB, class Comp>
+WARPSORT_HD std::size_t merge_path(ItA a, std::size_t na, ItB b, std::size_t nb,
+                                   std::size_t diag, Comp comp) {
+  std::size_t lo = diag > nb ? diag - nb : 0;
+  std::size_t hi = min_size(diag, na);
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (comp(b[diag - 1 - mid], a[mid]))
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
+
+/// The merge buffer's lower half is refilled with `half` keys loaded in reverse: buffer slot
+/// s takes the block's key half-1-s, so [reversed block | kept ascending half] is bitonic.
+WARPSORT_HD int reversed_source(int slot, int half) { return half - 1 - slot; }
+
+/// Which input refills the buffer: the one whose last loaded key is smaller (A on ties), since
+/// its unloaded keys may still belong before the keys held in the buffer.
+enum class refill { from_a, from_b, none };
+WARPSORT_HD refill choose_refill(bool a_left, bool b_left, bool b_last_before_a_last) {
+  if (a_left && (!b_left || !b_last_before_a_last)) return refill::from_a;
+  if (b_left) return refill::from_b;
+  return refill::none;
+}
+
+// ---------------------------------------------------------------- step 3: samples and cuts
+
+/// Regular sampling of L sorted sequences (all `seq_len` long but the last): every s-th key,
+/// positions s-1, 2s-1, ... Sample m lies in sequence m / per_seq at this position.
+WARPSORT_HD std::size_t samples_in(std::size_t len, std::size_t stride) { return len / stride; }
+struct sample_site {
+  std::size_t sequence, position;
+};
+WARPSORT_HD sample_site sample_site_of(std::size_t m, std::size_t seq_len, std::size_t stride) {
+  const std::size_t per_seq = samples_in(seq_len, stride);
+  return {m / per_seq, (m % per_seq + 1) * stride - 1};
+}
+
+/// Splitter j (0 <= j < groups-1) is the sorted sample at rank (j+1)K - 1: each group holds
+/// K samples, so every group's size is bounded whatever the keys.
+WARPSORT_HD std::size_t splitter_rank(std::size_t j, std::size_t oversampling) {
+  return (j + 1) * oversampling - 1;
+}
+
+/// Splitters are (key, global position) pairs, so equal keys are split by position and groups
+/// stay balanced under duplicates. Sequence `seq` is cut after every element ordered at or
+/// before the splitter taken from sequence `splitter_seq` at `splitter_pos`:
+///  - an earlier sequence keeps all keys <= the splitter key (upper bound),
+///  - a later sequence keeps the keys < the splitter key (lower bound),
+///  - the splitter's own sequence is cut just after the splitter.
+template <class Key, class Comp>
+WARPSORT_HD std::size_t cut_sequence(const Key* seq, std::size_t len, std::size_t seq_index,
+                                     std::size_t splitter_seq, std::size_t splitter_pos,
+                                     const Key& splitter_key, Comp comp) {
+  if (seq_index == splitter_seq) return splitter_pos + 1;
+  const bool upper = seq_index < splitter_seq;
+  std::size_t lo = 0, hi = len;
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    // upper bound: skip keys not after the splitter; lower bound: skip keys before it
+    const bool skip = upper ? !comp(splitter_key, seq[mid]) : comp(seq[mid], splitter_key);
+    if (skip)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+}  // namespace warpsort::stages

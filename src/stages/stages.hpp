@@ -1,0 +1,56 @@
+// Host launchers of the four steps, one translation unit each (sort_chunks.cu, merge_pairs.cu,
+// split.cu, merge_groups.cu), explicitly instantiated for the key types and orders listed in
+// instantiations.hpp. All are asynchronous on `stream`; every launch is checked.
+#pragma once
+
+#include <warpsort/policy.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace warpsort::stages {
+
+/// Step 1: sorts every 128-key chunk of in[0..n) into out (in may equal out). A partial last
+/// chunk is padded in registers with the order's sentinel, which is never stored.
+template <class Key, class Comp>
+void sort_chunks(const Key* in, Key* out, std::size_t n, Comp comp, const policy& p,
+                 cudaStream_t stream);
+
+/// Step 2, one round: merges pairs of sorted sequences of `seq_len` keys from in into out
+/// (sequences of 2 seq_len). `splits` holds merge_pairs_splits(n, seq_len, p) entries.
+template <class Key, class Comp>
+void merge_pairs_round(const Key* in, Key* out, std::size_t n, std::size_t seq_len,
+                       std::size_t* splits, Comp comp, const policy& p, cudaStream_t stream);
+
+/// Entries of the merge-path split table a round needs (0 while each warp merges a whole pair).
+std::size_t merge_pairs_splits(std::size_t n, std::size_t seq_len, const policy& p);
+
+/// Step 3's output, in device memory: cuts[j * L + i] is where group j ends in sequence i
+/// (j < groups - 1); group_offsets[j] is where group j starts in the output (groups + 1
+/// entries, the last equal to n).
+struct split_layout {
+  std::size_t* cuts = nullptr;
+  std::size_t* group_offsets = nullptr;
+};
+
+/// Step 3's device scratch: sample keys and positions, CUB's sort storage, cuts and offsets.
+template <class Key, class Comp>
+std::size_t split_temp_bytes(std::size_t samples, std::size_t sequences, std::size_t groups);
+
+/// Step 3: samples every `stride`-th key of the L sorted sequences in src, sorts the sample
+/// by (key, position), takes every K-th as a splitter and cuts every sequence at every
+/// splitter. Returns where cuts and group offsets were written inside `temp`.
+template <class Key, class Comp>
+split_layout split(const Key* src, std::size_t n, std::size_t seq_len, std::size_t sequences,
+                   std::size_t stride, std::size_t samples, std::size_t groups, void* temp,
+                   std::size_t temp_bytes, Comp comp, const policy& p, cudaStream_t stream);
+
+/// Step 4: one block per group merges the group's L pieces in shared memory and writes the
+/// result at the group's offset in out.
+template <class Key, class Comp>
+void merge_groups(const Key* src, Key* out, std::size_t n, std::size_t seq_len,
+                  std::size_t sequences, std::size_t groups, const split_layout& layout,
+                  Comp comp, const policy& p, cudaStream_t stream);
+
+}  // namespace warpsort::stages

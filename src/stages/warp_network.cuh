@@ -1,0 +1,117 @@
+// Warp-level bitonic networks on keys held in registers (shared by steps 1, 2 and 4).
+//
+// A warp holds 32 * V keys, V per lane, in a blocked or striped layout (index_math.hpp). A
+// compare-exchange whose partner sits in the same lane swaps registers; otherwise the lanes
+// trade keys with __shfl_xor_sync. Every lane runs the same instructions: the direction of
+// each comparator is a select on the lane's slot, never a branch.
+#pragma once
+
+#include "index_math.hpp"
+
+#include <cstring>
+#include <type_traits>
+
+namespace warpsort::stages {
+
+constexpr unsigned full_warp = 0xffffffffu;
+
+__device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x & 31u); }
+
+/// __shfl_xor_sync for any trivially copyable key, four bytes at a time where needed.
+template <class Key>
+__device__ __forceinline__ Key shfl_xor(const Key& x, int lane_mask) {
+  if constexpr (std::is_arithmetic_v<Key> && (sizeof(Key) == 4 || sizeof(Key) == 8)) {
+    return __shfl_xor_sync(full_warp, x, lane_mask);
+  } else {
+    static_assert(std::is_trivially_copyable_v<Key>, "keys must be trivially copyable");
+    constexpr int words = (sizeof(Key) + 3) / 4;
+    unsigned w[words] = {};
+    memcpy(w, &x, sizeof(Key));
+#pragma unroll
+    for (int i = 0; i < words; ++i) w[i] = __shfl_xor_sync(full_warp, w[i], lane_mask);
+    Key y;
+    memcpy(&y, w, sizeof(Key));
+    return y;
+  }
+}
+
+template <class Key>
+__device__ __forceinline__ Key shfl(const Key& x, int src_lane) {
+  if constexpr (std::is_arithmetic_v<Key> && (sizeof(Key) == 4 || sizeof(Key) == 8)) {
+    return __shfl_sync(full_warp, x, src_lane);
+  } else {
+    constexpr int words = (sizeof(Key) + 3) / 4;
+    unsigned w[words] = {};
+    memcpy(w, &x, sizeof(Key));
+#pragma unroll
+    for (int i = 0; i < words; ++i) w[i] = __shfl_sync(full_warp, w[i], src_lane);
+    Key y;
+    memcpy(&y, w, sizeof(Key));
+    return y;
+  }
+}
+
+/// lo sits at the lower slot; afterwards lo/hi are in `ascending` order. Equal keys stay put,
+/// so keys that compare equal but differ in bits (-0.0, +0.0) are never duplicated or lost.
+template <class Key, class Comp>
+__device__ __forceinline__ void compare_exchange(Key& lo, Key& hi, bool ascending, Comp comp) {
+  const bool swap = ascending ? comp(hi, lo) : comp(lo, hi);
+  const Key a = lo;
+  lo = swap ? hi : lo;
+  hi = swap ? a : hi;
+}
+
+/// Trades x with lane ^ lane_mask and keeps the smaller (keep_min) or the larger key. The two
+/// lanes make mirror-image choices, so the pair is exchanged consistently.
+template <class Key, class Comp>
+__device__ __forceinline__ Key compare_exchange_lanes(const Key& x, int lane_mask, bool keep_min,
+                                                      Comp comp) {
+  const Key y = shfl_xor(x, lane_mask);
+  const bool take = keep_min ? comp(y, x) : comp(x, y);
+  return take ? y : x;
+}
+
+/// One step of a bitonic network: building runs of K slots, partner distance J.
+template <int V, bool Blocked, int K, int J, class Key, class Comp>
+__device__ __forceinline__ void bitonic_step(Key (&v)[V], int lane, Comp comp) {
+  constexpr bool in_lane = Blocked ? (J < V) : (J >= 32);
+  if constexpr (in_lane) {
+    constexpr int rj = Blocked ? J : J / 32;
+#pragma unroll
+    for (int r = 0; r < V; ++r) {
+      if ((r & rj) == 0) {
+        const int slot = Blocked ? blocked_slot(lane, r, V) : striped_slot(lane, r);
+        compare_exchange(v[r], v[r | rj], run_ascends(slot, K), comp);
+      }
+    }
+  } else {
+    constexpr int lane_mask = Blocked ? J / V : J;
+#pragma unroll
+    for (int r = 0; r < V; ++r) {
+      const int slot = Blocked ? blocked_slot(lane, r, V) : striped_slot(lane, r);
+      v[r] = compare_exchange_lanes(v[r], lane_mask, keeps_min(slot, K, J), comp);
+    }
+  }
+}
+
+/// Steps J, J/2, ..., 1 of the phase that builds runs of K slots.
+template <int V, bool Blocked, int K, int J, class Key, class Comp>
+__device__ __forceinline__ void bitonic_merge_steps(Key (&v)[V], int lane, Comp comp) {
+  bitonic_step<V, Blocked, K, J>(v, lane, comp);
+  if constexpr (J > 1) bitonic_merge_steps<V, Blocked, K, J / 2>(v, lane, comp);
+}
+
+/// Sorts the warp's 32 * V keys ascending (phases K = 2, 4, ..., 32 V).
+template <int V, bool Blocked, class Key, class Comp, int K = 2>
+__device__ __forceinline__ void bitonic_sort_warp(Key (&v)[V], int lane, Comp comp) {
+  bitonic_merge_steps<V, Blocked, K, K / 2>(v, lane, comp);
+  if constexpr (K < 32 * V) bitonic_sort_warp<V, Blocked, Key, Comp, 2 * K>(v, lane, comp);
+}
+
+/// Sorts a bitonic sequence of 32 * V keys ascending (the last phase alone).
+template <int V, bool Blocked, class Key, class Comp>
+__device__ __forceinline__ void bitonic_merge_warp(Key (&v)[V], int lane, Comp comp) {
+  bitonic_merge_steps<V, Blocked, 32 * V, 16 * V>(v, lane, comp);
+}
+
+}  // namespace warpsort::stages

@@ -1,0 +1,80 @@
+// Inputs for the GPU tests: sizes, distributions, seeds, and device buffers poisoned before use.
+#pragma once
+
+#include "host/device_buffer.hpp"
+
+#include <warpsort/error.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace warpsort::testing {
+
+/// The pipeline issue's size list. WARPSORT_TEST_MAX_N caps it (for compute-sanitizer runs,
+/// which are 10-100x slower); unset, every size runs.
+inline std::vector<std::size_t> pipeline_sizes() {
+  std::vector<std::size_t> sizes{0, 1, 31, 127, 128, 129, 1000};
+  for (int k : {8, 12, 16, 20}) {
+    const std::size_t p = std::size_t{1} << k;
+    sizes.insert(sizes.end(), {p - 1, p, p + 1});
+  }
+  sizes.insert(sizes.end(), {7919, 104729, 1299709, std::size_t{1} << 24});
+  if (const char* cap = std::getenv("WARPSORT_TEST_MAX_N")) {
+    const std::size_t max_n = std::strtoull(cap, nullptr, 10);
+    sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [&](std::size_t n) { return n > max_n; }),
+                sizes.end());
+  }
+  return sizes;
+}
+
+inline const std::vector<std::string>& test_distributions() {
+  static const std::vector<std::string> names{"uniform", "sorted", "reverse_sorted", "all_equal",
+                                              "eight_distinct"};
+  return names;
+}
+
+inline std::vector<std::uint32_t> make_keys(const std::string& dist, std::size_t n,
+                                            std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::uint32_t> v(n);
+  if (dist == "all_equal") {
+    std::fill(v.begin(), v.end(), static_cast<std::uint32_t>(rng()));
+    return v;
+  }
+  std::vector<std::uint32_t> values(8);
+  for (auto& x : values) x = static_cast<std::uint32_t>(rng());
+  for (auto& x : v)
+    x = dist == "eight_distinct" ? values[rng() % 8] : static_cast<std::uint32_t>(rng());
+  if (dist == "sorted") std::sort(v.begin(), v.end());
+  if (dist == "reverse_sorted") std::sort(v.rbegin(), v.rend());
+  return v;
+}
+
+template <class T>
+detail::device_buffer<T> to_device(const std::vector<T>& host) {
+  detail::device_buffer<T> d(host.size());
+  if (!host.empty())
+    WARPSORT_CUDA_CHECK(cudaMemcpy(d.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return d;
+}
+
+template <class T>
+std::vector<T> to_host(const T* d, std::size_t n) {
+  std::vector<T> host(n);
+  if (n) WARPSORT_CUDA_CHECK(cudaMemcpy(host.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+/// A device buffer filled with a poison byte pattern, so unwritten outputs show.
+template <class T>
+detail::device_buffer<T> poisoned(std::size_t n, int byte = 0xA5) {
+  detail::device_buffer<T> d(n);
+  if (n) WARPSORT_CUDA_CHECK(cudaMemset(d.get(), byte, n * sizeof(T)));
+  return d;
+}
+
+}  // namespace warpsort::testing

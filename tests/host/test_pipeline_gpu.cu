@@ -1,0 +1,109 @@
+// GPU tests: the whole pipeline against thrust::sort and cub::DeviceRadixSort.
+#include "common/gpu_test.hpp"
+#include "common/test_inputs.hpp"
+
+#include <warpsort/warpsort.cuh>
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+using Key = std::uint32_t;
+using namespace warpsort::testing;
+
+template <class Comp>
+void sort_and_validate(const std::vector<Key>& input, const warpsort::policy& p, Comp comp,
+                       bool in_place, const std::string& what) {
+  const std::size_t n = input.size();
+  auto in = to_device(input);
+  auto out = in_place ? to_device(input) : poisoned<Key>(n);
+  std::size_t temp_bytes = 0;
+  warpsort::sort_keys<Key, Comp>(nullptr, temp_bytes, in.get(), out.get(), n, comp, 0, p);
+  auto temp = poisoned<unsigned char>(temp_bytes);
+  warpsort::stage_times times;
+  warpsort::sort_keys<Key, Comp>(temp.get(), temp_bytes, in_place ? out.get() : in.get(),
+                                 out.get(), n, comp, 0, p, &times);
+  const auto report = warpsort::validate_against_references(in.get(), out.get(), n, comp);
+  ASSERT_TRUE(report.ok) << what << ": " << report.message();
+  EXPECT_GE(times.total_ms(), 0.0f);
+}
+
+}  // namespace
+
+TEST(Pipeline, EverySizeDistributionAndSeedMatchesBothReferences) {
+  WARPSORT_REQUIRE_GPU();
+  const auto p = warpsort::default_policy<Key>();
+  for (std::size_t n : pipeline_sizes())
+    for (const auto& dist : test_distributions())
+      for (std::uint64_t seed : {1, 2, 3}) {
+        if (n >= (1u << 24) && seed > 1 && dist != "uniform") continue;  // keep the run short
+        sort_and_validate(make_keys(dist, n, seed), p, warpsort::less<Key>{}, false,
+                          dist + " n=" + std::to_string(n) + " seed=" + std::to_string(seed));
+      }
+}
+
+TEST(Pipeline, InPlace) {
+  WARPSORT_REQUIRE_GPU();
+  for (std::size_t n : {1ul, 129ul, 1000ul, 65537ul, 1299709ul})
+    sort_and_validate(make_keys("uniform", n, 4), warpsort::default_policy<Key>(),
+                      warpsort::less<Key>{}, true, "in place n=" + std::to_string(n));
+}
+
+TEST(Pipeline, Descending) {
+  WARPSORT_REQUIRE_GPU();
+  for (std::size_t n : {1ul, 127ul, 1000ul, 65537ul, 1299709ul})
+    for (const auto& dist : test_distributions())
+      sort_and_validate(make_keys(dist, n, 5), warpsort::default_policy<Key>(),
+                        warpsort::greater<Key>{}, false,
+                        "descending " + dist + " n=" + std::to_string(n));
+}
+
+// Other tunings must sort just as well: small L (more rounds), odd L, small tasks and groups.
+TEST(Pipeline, PolicyVariations) {
+  WARPSORT_REQUIRE_GPU();
+  std::vector<warpsort::policy> policies(4, warpsort::default_policy<Key>());
+  policies[0].max_sequences = 2;
+  policies[1].max_sequences = 7;
+  policies[1].oversampling = 8;
+  policies[2].merge_task_keys = 128;
+  policies[2].group_capacity = 1024;
+  policies[3].max_sequences = 64;
+  policies[3].oversampling = 64;
+  policies[3].group_block_threads = 512;
+  policies[3].block_threads = 128;
+  for (std::size_t i = 0; i < policies.size(); ++i)
+    for (std::size_t n : {1000ul, 65537ul, 1299709ul})
+      for (const auto& dist : test_distributions())
+        sort_and_validate(make_keys(dist, n, 6), policies[i], warpsort::less<Key>{}, false,
+                          "policy " + std::to_string(i) + " " + dist + " n=" + std::to_string(n));
+}
+
+TEST(Pipeline, RejectsTooLittleTemporaryStorage) {
+  WARPSORT_REQUIRE_GPU();
+  auto in = to_device(make_keys("uniform", 5000, 1));
+  auto out = poisoned<Key>(5000);
+  std::size_t temp_bytes = 0;
+  warpsort::sort_keys<Key>(nullptr, temp_bytes, in.get(), out.get(), 5000);
+  auto temp = poisoned<unsigned char>(temp_bytes);
+  std::size_t too_small = temp_bytes - 1;
+  EXPECT_THROW(warpsort::sort_keys<Key>(temp.get(), too_small, in.get(), out.get(), 5000),
+               warpsort::input_error);
+}
+
+// A validation that cannot fail proves nothing: a corrupted output must be reported.
+TEST(Validation, ReportsTheFirstMismatch) {
+  WARPSORT_REQUIRE_GPU();
+  auto input = make_keys("uniform", 1000, 2);
+  auto sorted = input;
+  std::sort(sorted.begin(), sorted.end());
+  const Key expected = sorted[500];
+  sorted[500] = sorted[500] + 1;
+  auto in = to_device(input);
+  auto out = to_device(sorted);
+  const auto report = warpsort::validate_against_references(in.get(), out.get(), 1000, warpsort::less<Key>{});
+  EXPECT_FALSE(report.ok);
+  EXPECT_EQ(report.index, 500u);
+  EXPECT_EQ(report.expected, std::to_string(expected));
+  EXPECT_EQ(report.got, std::to_string(expected + 1));
+}

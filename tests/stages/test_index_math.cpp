@@ -1,0 +1,302 @@
+// CPU tests of the steps' index math, against plain C++ models (these run in CI).
+#include "stages/index_math.hpp"
+
+#include <warpsort/policy.hpp>
+#include <warpsort/warpsort.cuh>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <random>
+#include <set>
+#include <tuple>
+#include <vector>
+
+namespace ws = warpsort::stages;
+
+namespace {
+
+std::vector<std::uint32_t> sorted_keys(std::size_t n, std::uint32_t distinct, std::mt19937_64& rng) {
+  std::vector<std::uint32_t> v(n);
+  for (auto& x : v) x = static_cast<std::uint32_t>(rng() % distinct);
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+}  // namespace
+
+TEST(IndexMath, CeilHelpers) {
+  EXPECT_EQ(ws::ceil_div(0, 128), 0u);
+  EXPECT_EQ(ws::ceil_div(129, 128), 2u);
+  EXPECT_EQ(ws::ceil_log2(1), 0);
+  EXPECT_EQ(ws::ceil_log2(2), 1);
+  EXPECT_EQ(ws::ceil_log2(3), 2);
+  EXPECT_EQ(ws::ceil_log2(32), 5);
+  EXPECT_EQ(ws::ceil_log2(33), 6);
+}
+
+TEST(IndexMath, LayoutsCoverEverySlotOnce) {
+  for (int v : {1, 2, 4, 8}) {
+    std::set<int> blocked, striped;
+    for (int lane = 0; lane < 32; ++lane)
+      for (int r = 0; r < v; ++r) {
+        blocked.insert(ws::blocked_slot(lane, r, v));
+        striped.insert(ws::striped_slot(lane, r));
+      }
+    EXPECT_EQ(blocked.size(), static_cast<std::size_t>(32 * v));
+    EXPECT_EQ(*blocked.rbegin(), 32 * v - 1);
+    EXPECT_EQ(striped.size(), static_cast<std::size_t>(32 * v));
+    EXPECT_EQ(*striped.rbegin(), 32 * v - 1);
+  }
+}
+
+// The direction rule, applied to all (k, j) steps of a 128-slot network, sorts any input.
+TEST(IndexMath, BitonicDirectionRuleSortsOnTheCpu) {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 50; ++trial) {
+    std::vector<int> v(128);
+    for (auto& x : v) x = static_cast<int>(rng() % 20);
+    for (int k = 2; k <= 128; k *= 2)
+      for (int j = k / 2; j >= 1; j /= 2) {
+        std::vector<int> next(v);
+        for (int s = 0; s < 128; ++s) {
+          const int partner = s ^ j;
+          next[s] = ws::keeps_min(s, k, j) ? std::min(v[s], v[partner]) : std::max(v[s], v[partner]);
+        }
+        v = next;
+      }
+    EXPECT_TRUE(std::is_sorted(v.begin(), v.end()));
+  }
+}
+
+TEST(IndexMath, PairBoundsTileTheInput) {
+  for (std::size_t n : {0ul, 1ul, 127ul, 128ul, 129ul, 1000ul, 4096ul, 4097ul}) {
+    for (std::size_t seq : {128ul, 256ul, 1024ul}) {
+      std::size_t expect = 0;
+      for (std::size_t p = 0; p < ws::ceil_div(n, 2 * seq); ++p) {
+        const auto b = ws::pair_of(p, seq, n);
+        EXPECT_EQ(b.a_begin, expect);
+        EXPECT_LE(b.a_end - b.a_begin, seq);
+        EXPECT_LE(b.b_end - b.a_end, seq);
+        EXPECT_TRUE(b.b_end == n || b.b_end - b.a_begin == 2 * seq);
+        expect = b.b_end;
+      }
+      EXPECT_EQ(expect, n);
+    }
+  }
+  // 64-bit offsets past 2^32
+  const std::size_t big = (std::size_t{1} << 33) + 12345;
+  const auto b = ws::pair_of(ws::ceil_div(big, 2 << 20) - 1, std::size_t{1} << 20, big);
+  EXPECT_EQ(b.b_end, big);
+  EXPECT_GT(b.a_begin, std::size_t{1} << 32);
+}
+
+TEST(IndexMath, TasksPerPair) {
+  EXPECT_EQ(ws::tasks_per_pair(128, 2048), 1u);
+  EXPECT_EQ(ws::tasks_per_pair(1024, 2048), 1u);
+  EXPECT_EQ(ws::tasks_per_pair(2048, 2048), 2u);
+  EXPECT_EQ(ws::tasks_per_pair(3000, 2048), 3u);
+}
+
+TEST(IndexMath, MergePathMatchesAStableMerge) {
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 300; ++trial) {
+    const auto a = sorted_keys(rng() % 70, 1 + rng() % 10, rng);
+    const auto b = sorted_keys(rng() % 70, 1 + rng() % 10, rng);
+    // Reference: stable merge, tagging where each output came from.
+    std::vector<std::pair<std::uint32_t, int>> tagged;
+    std::size_t i = 0, j = 0;
+    while (i < a.size() || j < b.size()) {
+      if (j == b.size() || (i < a.size() && !(b[j] < a[i])))
+        tagged.push_back({a[i++], 0});
+      else
+        tagged.push_back({b[j++], 1});
+    }
+    std::size_t from_a = 0;
+    for (std::size_t d = 0; d <= a.size() + b.size(); ++d) {
+      EXPECT_EQ(ws::merge_path(a.data(), a.size(), b.data(), b.size(), d, std::less<>()), from_a);
+      if (d < tagged.size() && tagged[d].second == 0) ++from_a;
+    }
+  }
+}
+
+TEST(IndexMath, ReversedLoadsMakeTheBufferBitonic) {
+  for (int s = 0; s < 64; ++s) EXPECT_EQ(ws::reversed_source(s, 64), 63 - s);
+  // [block reversed | kept ascending half] first falls then rises
+  std::vector<int> block(64), kept(64), buffer(128);
+  std::iota(block.begin(), block.end(), 10);
+  std::iota(kept.begin(), kept.end(), 5);
+  for (int s = 0; s < 64; ++s) buffer[s] = block[ws::reversed_source(s, 64)];
+  std::copy(kept.begin(), kept.end(), buffer.begin() + 64);
+  const auto lowest = std::min_element(buffer.begin(), buffer.end());
+  EXPECT_TRUE(std::is_sorted(buffer.begin(), lowest, std::greater<>()));
+  EXPECT_TRUE(std::is_sorted(lowest, buffer.end()));
+}
+
+TEST(IndexMath, RefillChoice) {
+  using ws::refill;
+  EXPECT_EQ(ws::choose_refill(true, true, false), refill::from_a);   // a_last <= b_last
+  EXPECT_EQ(ws::choose_refill(true, true, true), refill::from_b);    // b_last < a_last
+  EXPECT_EQ(ws::choose_refill(true, false, true), refill::from_a);
+  EXPECT_EQ(ws::choose_refill(false, true, false), refill::from_b);
+  EXPECT_EQ(ws::choose_refill(false, false, false), refill::none);
+}
+
+// A CPU model of the warp merge: the buffer of t keys, emitting the lower half, refilled by
+// choose_refill with padding by a sentinel. It must reproduce std::merge for any lengths.
+TEST(IndexMath, BufferMergeModelReproducesStdMerge) {
+  constexpr std::size_t half = warpsort::policy::merge_buffer_keys / 2;
+  const std::uint32_t pad = ~0u;
+  std::mt19937_64 rng(3);
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::uint32_t distinct = trial % 2 ? 5 : 1u << 30;
+    auto a = sorted_keys(rng() % 400, distinct, rng);
+    auto b = sorted_keys(rng() % 400, distinct, rng);
+    if (trial % 7 == 0) a.push_back(pad);  // real keys equal to the sentinel
+    auto block = [&](const std::vector<std::uint32_t>& v, std::size_t from) {
+      std::vector<std::uint32_t> out(half, pad);
+      for (std::size_t i = 0; i < half && from + i < v.size(); ++i) out[i] = v[from + i];
+      return out;
+    };
+    std::vector<std::uint32_t> buf = block(a, 0), got;
+    auto bb = block(b, 0);
+    buf.insert(buf.end(), bb.begin(), bb.end());
+    std::size_t an = half, bn = half;
+    std::uint32_t a_last = buf[half - 1], b_last = buf[2 * half - 1];
+    const std::size_t total = a.size() + b.size();
+    for (;;) {
+      std::sort(buf.begin(), buf.end());  // the network's result
+      got.insert(got.end(), buf.begin(), buf.begin() + half);
+      const auto src = ws::choose_refill(an < a.size(), bn < b.size(), b_last < a_last);
+      if (src == ws::refill::none) {
+        got.insert(got.end(), buf.begin() + half, buf.end());
+        break;
+      }
+      auto next = src == ws::refill::from_a ? block(a, an) : block(b, bn);
+      (src == ws::refill::from_a ? an : bn) += half;
+      (src == ws::refill::from_a ? a_last : b_last) = next.back();
+      std::copy(next.begin(), next.end(), buf.begin());
+    }
+    got.resize(total);
+    std::vector<std::uint32_t> expect(total);
+    std::merge(a.begin(), a.end(), b.begin(), b.end(), expect.begin());
+    ASSERT_EQ(got, expect) << "trial " << trial;
+  }
+}
+
+TEST(IndexMath, SampleSites) {
+  // 3 sequences of 1000 (the last 700), stride 64: 15 samples each, 10 in the last
+  const std::size_t seq = 1000, stride = 64;
+  EXPECT_EQ(ws::samples_in(seq, stride), 15u);
+  EXPECT_EQ(ws::samples_in(700, stride), 10u);
+  for (std::size_t m = 0; m < 40; ++m) {
+    const auto site = ws::sample_site_of(m, seq, stride);
+    EXPECT_EQ(site.sequence, m / 15);
+    EXPECT_EQ(site.position, (m % 15) * 64 + 63);
+    EXPECT_LT(site.position, seq);
+  }
+  EXPECT_EQ(ws::splitter_rank(0, 32), 31u);
+  EXPECT_EQ(ws::splitter_rank(2, 32), 95u);
+}
+
+// The whole of step 3 as a plain C++ model on L sorted sequences: regular samples ordered by
+// (key, position), every K-th a splitter, every sequence cut with cut_sequence. Checked:
+// cuts equal a brute-force count of elements ordered at or before each splitter, groups are
+// ordered, sizes sum to N, no group over (K + L) s, and offsets are the prefix sum of sizes.
+TEST(IndexMath, SplittingModelIsBalancedAndOrdered) {
+  std::mt19937_64 rng(5);
+  for (std::uint32_t distinct : {1u, 2u, 8u, 1000u, 1u << 31}) {
+    for (std::size_t L : {2ul, 3ul, 8ul, 32ul}) {
+      const std::size_t seq_len = 1024, K = 32, capacity = 8192;
+      const std::size_t n = (L - 1) * seq_len + 1 + rng() % seq_len;
+      const std::size_t s = capacity / (K + L);
+      std::vector<std::uint32_t> keys;
+      for (std::size_t i = 0; i < L; ++i) {
+        auto part = sorted_keys(std::min(seq_len, n - i * seq_len), distinct, rng);
+        keys.insert(keys.end(), part.begin(), part.end());
+      }
+      // sample and order by (key, position)
+      std::vector<std::pair<std::uint32_t, std::size_t>> sample;
+      const std::size_t samples = (L - 1) * ws::samples_in(seq_len, s) +
+                                  ws::samples_in(n - (L - 1) * seq_len, s);
+      for (std::size_t m = 0; m < samples; ++m) {
+        const auto site = ws::sample_site_of(m, seq_len, s);
+        const std::size_t pos = site.sequence * seq_len + site.position;
+        sample.push_back({keys[pos], pos});
+      }
+      std::sort(sample.begin(), sample.end());
+      const std::size_t groups = samples > K ? ws::ceil_div(samples, K) : 1;
+      std::vector<std::size_t> offsets{0}, sizes;
+      std::vector<std::vector<std::size_t>> cuts;
+      for (std::size_t j = 0; j + 1 < groups; ++j) {
+        const auto [key, pos] = sample[ws::splitter_rank(j, K)];
+        std::vector<std::size_t> row;
+        std::size_t below = 0;
+        for (std::size_t i = 0; i < L; ++i) {
+          const std::size_t begin = i * seq_len, len = std::min(seq_len, n - begin);
+          const std::size_t cut = ws::cut_sequence(keys.data() + begin, len, i, pos / seq_len,
+                                                   pos % seq_len, key, std::less<>());
+          std::size_t brute = 0;  // elements (k, p) <= (key, pos)
+          for (std::size_t x = 0; x < len; ++x)
+            brute += std::make_pair(keys[begin + x], begin + x) <= std::make_pair(key, pos);
+          ASSERT_EQ(cut, brute);
+          row.push_back(cut);
+          below += cut;
+        }
+        cuts.push_back(row);
+        offsets.push_back(below);
+      }
+      offsets.push_back(n);
+      // group j's range in sequence i
+      auto range = [&](std::size_t j, std::size_t i) {
+        const std::size_t len = std::min(seq_len, n - i * seq_len);
+        return std::make_pair(j == 0 ? 0 : cuts[j - 1][i], j + 1 < groups ? cuts[j][i] : len);
+      };
+      for (std::size_t j = 0; j < groups; ++j) {
+        const std::size_t size = offsets[j + 1] - offsets[j];
+        sizes.push_back(size);
+        EXPECT_LE(size, (K + L) * s) << "distinct " << distinct << " L " << L << " group " << j;
+        if (j + 1 == groups) continue;
+        // every key of group j orders at or before every key of group j + 1
+        std::uint32_t max_j = 0, min_next = ~0u;
+        for (std::size_t i = 0; i < L; ++i) {
+          const auto [lo, hi] = range(j, i);
+          const auto [lo2, hi2] = range(j + 1, i);
+          if (hi > lo) max_j = std::max(max_j, keys[i * seq_len + hi - 1]);
+          if (hi2 > lo2) min_next = std::min(min_next, keys[i * seq_len + lo2]);
+        }
+        EXPECT_LE(max_j, min_next);
+      }
+      std::vector<std::size_t> prefix(groups + 1, 0);
+      std::partial_sum(sizes.begin(), sizes.end(), prefix.begin() + 1);
+      EXPECT_EQ(prefix, offsets);
+      if (distinct == 1 && groups > 1)  // all keys equal: still many balanced groups
+        EXPECT_LE(*std::max_element(sizes.begin(), sizes.end()), 2 * K * s);
+    }
+  }
+}
+
+TEST(Plan, ShapesAndBounds) {
+  const warpsort::policy p = warpsort::default_policy<std::uint32_t>();
+  EXPECT_EQ(warpsort::make_plan(0, p).sequences, 0u);
+  const auto one = warpsort::make_plan(100, p);
+  EXPECT_EQ(one.chunks, 1u);
+  EXPECT_FALSE(one.splits());
+  for (std::size_t n : {129ul, 1000ul, 4097ul, 1ul << 20, (1ul << 24) + 1, (1ul << 32) + 12345}) {
+    const auto plan = warpsort::make_plan(n, p);
+    EXPECT_EQ(plan.chunks, ws::ceil_div(n, 128));
+    EXPECT_LE(plan.sequences, static_cast<std::size_t>(p.max_sequences));
+    EXPECT_EQ(plan.sequences, ws::ceil_div(n, plan.sequence_keys));
+    EXPECT_EQ(plan.sequence_keys, std::size_t{128} << plan.merge_rounds);
+    EXPECT_LE(plan.group_bound, static_cast<std::size_t>(p.group_capacity));
+    EXPECT_GE(plan.groups * (p.oversampling + plan.sequences) * plan.sample_stride, n);
+  }
+  warpsort::policy bad = p;
+  bad.max_sequences = 1;
+  EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
+  bad = p;
+  bad.group_capacity = 10;
+  EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
+}

@@ -1,0 +1,173 @@
+// GPU tests: each step's output contract on its own.
+#include "common/gpu_test.hpp"
+#include "common/test_inputs.hpp"
+#include "stages/index_math.hpp"
+#include "stages/stages.hpp"
+
+#include <warpsort/warpsort.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+using Key = std::uint32_t;
+using Comp = warpsort::less<Key>;
+using namespace warpsort::testing;
+namespace ws = warpsort::stages;
+
+const std::vector<std::size_t> kStageSizes{1, 31, 127, 128, 129, 1000, 4095, 4096, 4097, 65537, 1299709};
+
+/// Sorts each [i*len, (i+1)*len) range of `keys` on the host.
+std::vector<Key> sort_ranges(std::vector<Key> keys, std::size_t len) {
+  for (std::size_t b = 0; b < keys.size(); b += len)
+    std::sort(keys.begin() + b, keys.begin() + std::min(keys.size(), b + len));
+  return keys;
+}
+
+/// Steps 1 and 2 as the pipeline runs them; returns the sorted sequences.
+std::vector<Key> run_steps_1_2(const std::vector<Key>& input, const warpsort::policy& p,
+                               const warpsort::sort_plan& plan,
+                               warpsort::detail::device_buffer<Key>& result) {
+  const std::size_t n = input.size();
+  auto in = to_device(input);
+  auto a = poisoned<Key>(n), b = poisoned<Key>(n);
+  ws::sort_chunks(in.get(), a.get(), n, Comp{}, p, 0);
+  std::size_t splits = 0, seq = 128;
+  for (int r = 0; r < plan.merge_rounds; ++r, seq *= 2) splits = std::max(splits, ws::merge_pairs_splits(n, seq, p));
+  warpsort::detail::device_buffer<std::size_t> split_table(splits);
+  seq = 128;
+  for (int r = 0; r < plan.merge_rounds; ++r, seq *= 2) {
+    ws::merge_pairs_round(a.get(), b.get(), n, seq, split_table.get(), Comp{}, p, 0);
+    std::swap(a, b);
+  }
+  WARPSORT_CUDA_CHECK(cudaDeviceSynchronize());
+  result = std::move(a);
+  return to_host(result.get(), n);
+}
+
+}  // namespace
+
+TEST(Step1SortChunks, EveryChunkSortedAndAPermutation) {
+  WARPSORT_REQUIRE_GPU();
+  for (const auto& dist : test_distributions())
+    for (std::size_t n : kStageSizes) {
+      const auto input = make_keys(dist, n, n + 1);
+      auto in = to_device(input);
+      auto out = poisoned<Key>(n);
+      ws::sort_chunks(in.get(), out.get(), n, Comp{}, warpsort::policy{}, 0);
+      ASSERT_EQ(to_host(out.get(), n), sort_ranges(input, 128)) << dist << " n=" << n;
+      // in place, as the pipeline may run it
+      ws::sort_chunks(in.get(), in.get(), n, Comp{}, warpsort::policy{}, 0);
+      ASSERT_EQ(to_host(in.get(), n), sort_ranges(input, 128)) << dist << " n=" << n << " in place";
+    }
+}
+
+TEST(Step1SortChunks, UnalignedInputTakesTheScalarPath) {
+  WARPSORT_REQUIRE_GPU();
+  const auto input = make_keys("uniform", 1001, 9);
+  auto in = to_device(input);
+  auto out = poisoned<Key>(1001);
+  ws::sort_chunks(in.get() + 1, out.get() + 1, 1000, Comp{}, warpsort::policy{}, 0);
+  auto got = to_host(out.get(), 1001);
+  std::vector<Key> expect(input.begin() + 1, input.end());
+  expect = sort_ranges(expect, 128);
+  ASSERT_EQ(std::vector<Key>(got.begin() + 1, got.end()), expect);
+}
+
+TEST(Step2MergePairs, SequencesSortedAndAPermutation) {
+  WARPSORT_REQUIRE_GPU();
+  for (std::size_t task_keys : {2048ul, 256ul}) {  // 256 forces merge-path tasks early
+    warpsort::policy p;
+    p.merge_task_keys = task_keys;
+    for (int L : {2, 5, 32})
+      for (const auto& dist : test_distributions())
+        for (std::size_t n : kStageSizes) {
+          p.max_sequences = L;
+          const auto plan = warpsort::make_plan(n, p);
+          const auto input = make_keys(dist, n, 3 * n + L);
+          warpsort::detail::device_buffer<Key> result;
+          const auto got = run_steps_1_2(input, p, plan, result);
+          ASSERT_EQ(got, sort_ranges(input, plan.sequence_keys))
+              << dist << " n=" << n << " L=" << L << " task=" << task_keys;
+        }
+  }
+}
+
+TEST(Step3Split, GroupsOrderedBoundedAndSumToN) {
+  WARPSORT_REQUIRE_GPU();
+  for (int L : {2, 7, 32})
+    for (const auto& dist : test_distributions())
+      for (std::size_t n : {1000ul, 4097ul, 65537ul, 1299709ul, std::size_t{1} << 22}) {
+        warpsort::policy p;
+        p.max_sequences = L;
+        const auto plan = warpsort::make_plan(n, p);
+        ASSERT_TRUE(plan.splits());
+        const auto input = make_keys(dist, n, 7 * n + L);
+        warpsort::detail::device_buffer<Key> seqs;
+        const auto host_seqs = run_steps_1_2(input, p, plan, seqs);
+        const std::size_t bytes =
+            ws::split_temp_bytes<Key, Comp>(plan.samples, plan.sequences, plan.groups);
+        auto temp = poisoned<unsigned char>(bytes);
+        const auto layout = ws::split(seqs.get(), n, plan.sequence_keys, plan.sequences,
+                                      plan.sample_stride, plan.samples, plan.groups, temp.get(),
+                                      bytes, Comp{}, p, 0);
+        const std::size_t S = plan.groups, Ls = plan.sequences;
+        const auto cuts = to_host(layout.cuts, (S - 1) * Ls);
+        const auto offsets = to_host(layout.group_offsets, S + 1);
+        ASSERT_EQ(offsets.front(), 0u);
+        ASSERT_EQ(offsets.back(), n);
+        auto range = [&](std::size_t j, std::size_t i) {
+          const std::size_t len = std::min(plan.sequence_keys, n - i * plan.sequence_keys);
+          return std::make_pair(j == 0 ? 0 : cuts[(j - 1) * Ls + i], j + 1 < S ? cuts[j * Ls + i] : len);
+        };
+        std::size_t largest = 0;
+        for (std::size_t j = 0; j < S; ++j) {
+          std::size_t size = 0;
+          Key max_j = 0, min_next = ~0u;
+          for (std::size_t i = 0; i < Ls; ++i) {
+            const auto [lo, hi] = range(j, i);
+            ASSERT_LE(lo, hi);
+            size += hi - lo;
+            if (hi > lo) max_j = std::max(max_j, host_seqs[i * plan.sequence_keys + hi - 1]);
+            if (j + 1 < S) {
+              const auto [lo2, hi2] = range(j + 1, i);
+              if (hi2 > lo2) min_next = std::min(min_next, host_seqs[i * plan.sequence_keys + lo2]);
+            }
+          }
+          ASSERT_EQ(size, offsets[j + 1] - offsets[j]) << "group " << j;
+          ASSERT_LE(size, plan.group_bound) << dist << " n=" << n << " group " << j;
+          if (j + 1 < S) ASSERT_LE(max_j, min_next) << dist << " n=" << n << " group " << j;
+          largest = std::max(largest, size);
+        }
+        // balanced whatever the keys: no group over twice the mean when K >= L
+        if (S > 1 && p.oversampling >= L) EXPECT_LE(largest, 2 * (n / S + plan.sequences * plan.sample_stride));
+      }
+}
+
+TEST(Step4MergeGroups, OutputEqualsThrustSort) {
+  WARPSORT_REQUIRE_GPU();
+  for (int L : {2, 3, 32})
+    for (const auto& dist : test_distributions())
+      for (std::size_t n : {129ul, 1000ul, 4097ul, 65537ul, 1299709ul}) {
+        warpsort::policy p;
+        p.max_sequences = L;
+        const auto plan = warpsort::make_plan(n, p);
+        const auto input = make_keys(dist, n, 11 * n + L);
+        warpsort::detail::device_buffer<Key> seqs;
+        run_steps_1_2(input, p, plan, seqs);
+        const std::size_t bytes =
+            ws::split_temp_bytes<Key, Comp>(plan.samples, plan.sequences, plan.groups);
+        warpsort::detail::device_buffer<unsigned char> temp(bytes);
+        const auto layout = ws::split(seqs.get(), n, plan.sequence_keys, plan.sequences,
+                                      plan.sample_stride, plan.samples, plan.groups, temp.get(),
+                                      bytes, Comp{}, p, 0);
+        auto out = poisoned<Key>(n);
+        ws::merge_groups(seqs.get(), out.get(), n, plan.sequence_keys, plan.sequences,
+                         plan.groups, layout, Comp{}, p, 0);
+        auto in = to_device(input);
+        const auto report = warpsort::validate_against_references(in.get(), out.get(), n, Comp{});
+        ASSERT_TRUE(report.ok) << dist << " n=" << n << " L=" << L << ": " << report.message();
+      }
+}

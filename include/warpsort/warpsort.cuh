@@ -72,4 +72,27 @@ validation_report validate_against_references(const Key* d_input, const Key* d_r
                                               std::size_t n, Comp comp = {},
                                               cudaStream_t stream = 0);
 
+/// The same check for many outputs of one input (benchmarks validate every run): both
+/// references are computed once, checked against each other, and kept on the device
+/// (2 n keys); check() then costs one pass over the output per reference.
+template <class Key, class Comp = less<Key>>
+class reference_checker {
+ public:
+  reference_checker(const Key* d_input, std::size_t n, Comp comp = {}, cudaStream_t stream = 0);
+  ~reference_checker();
+  reference_checker(const reference_checker&) = delete;
+  reference_checker& operator=(const reference_checker&) = delete;
+  /// Compares d_result[0..n) with both references; synchronizes the stream.
+  validation_report check(const Key* d_result) const;
+  /// The thrust::sort reference, on the device.
+  const Key* sorted() const { return thrust_sorted_; }
+
+ private:
+  std::size_t n_;
+  Comp comp_;
+  cudaStream_t stream_;
+  Key* thrust_sorted_ = nullptr;
+  Key* radix_sorted_ = nullptr;
+};
+
 }  // namespace warpsort

@@ -45,6 +45,8 @@ class device_buffer {
   device_buffer& operator=(const device_buffer&) = delete;
 
   T* get() const { return ptr_; }
+  /// Gives up ownership.
+  T* release() { count_ = 0; return std::exchange(ptr_, nullptr); }
   std::size_t size() const { return count_; }
 
  private:

@@ -10,6 +10,8 @@
 #include <thrust/sort.h>
 
 #include <sstream>
+#include <stdexcept>
+#include <utility>
 #include <type_traits>
 
 namespace warpsort {
@@ -70,40 +72,67 @@ bool find_mismatch(const Key* reference, const Key* result, std::size_t n, Comp 
 }  // namespace
 
 template <class Key, class Comp>
-validation_report validate_against_references(const Key* d_input, const Key* d_result,
-                                              std::size_t n, Comp comp, cudaStream_t stream) {
-  validation_report report;
-  if (n == 0) return report;
-  detail::device_buffer<Key> reference(n), alternate(n);
+reference_checker<Key, Comp>::reference_checker(const Key* d_input, std::size_t n, Comp comp,
+                                                cudaStream_t stream)
+    : n_(n), comp_(comp), stream_(stream) {
+  if (n == 0) return;
+  detail::device_buffer<Key> thrust_sorted(n), radix_sorted(n), alternate(n);
   const std::size_t bytes = n * sizeof(Key);
 
-  // thrust::sort with the comparator
-  WARPSORT_CUDA_CHECK(cudaMemcpyAsync(reference.get(), d_input, bytes, cudaMemcpyDeviceToDevice, stream));
-  thrust::sort(thrust::cuda::par.on(stream), reference.get(), reference.get() + n, comp);
+  WARPSORT_CUDA_CHECK(cudaMemcpyAsync(thrust_sorted.get(), d_input, bytes, cudaMemcpyDeviceToDevice, stream));
+  thrust::sort(thrust::cuda::par.on(stream), thrust_sorted.get(), thrust_sorted.get() + n, comp);
   WARPSORT_CUDA_CHECK(cudaGetLastError());
-  if (find_mismatch(reference.get(), d_result, n, comp, stream, "thrust::sort", report)) return report;
 
-  // cub::DeviceRadixSort in the same direction
-  WARPSORT_CUDA_CHECK(cudaMemcpyAsync(reference.get(), d_input, bytes, cudaMemcpyDeviceToDevice, stream));
-  cub::DoubleBuffer<Key> keys(reference.get(), alternate.get());
+  WARPSORT_CUDA_CHECK(cudaMemcpyAsync(radix_sorted.get(), d_input, bytes, cudaMemcpyDeviceToDevice, stream));
+  cub::DoubleBuffer<Key> keys(radix_sorted.get(), alternate.get());
   std::size_t temp_bytes = 0;
-  constexpr bool descending = radix_direction<Comp>::descending;
   auto radix = [&](void* temp) {
-    if constexpr (descending)
+    if constexpr (radix_direction<Comp>::descending)
       return cub::DeviceRadixSort::SortKeysDescending(temp, temp_bytes, keys, n, 0,
                                                       sizeof(Key) * 8, stream);
     else
       return cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys, n, 0, sizeof(Key) * 8, stream);
   };
   WARPSORT_CUDA_CHECK(radix(nullptr));
-  detail::device_buffer<unsigned char> temp(temp_bytes);
-  WARPSORT_CUDA_CHECK(radix(temp.get()));
-  find_mismatch(keys.Current(), d_result, n, comp, stream, "cub::DeviceRadixSort", report);
-  WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
+  {
+    detail::device_buffer<unsigned char> temp(temp_bytes);
+    WARPSORT_CUDA_CHECK(radix(temp.get()));
+    WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+  // keep whichever buffer holds the radix result
+  if (keys.Current() != radix_sorted.get()) std::swap(radix_sorted, alternate);
+  validation_report agree;
+  if (find_mismatch(thrust_sorted.get(), radix_sorted.get(), n, comp, stream,
+                    "thrust::sort vs cub::DeviceRadixSort", agree))
+    throw std::logic_error("the reference sorts disagree: " + agree.message());
+  thrust_sorted_ = thrust_sorted.release();
+  radix_sorted_ = radix_sorted.release();
+}
+
+template <class Key, class Comp>
+reference_checker<Key, Comp>::~reference_checker() {
+  if (thrust_sorted_) cudaFree(thrust_sorted_);
+  if (radix_sorted_) cudaFree(radix_sorted_);
+}
+
+template <class Key, class Comp>
+validation_report reference_checker<Key, Comp>::check(const Key* d_result) const {
+  validation_report report;
+  if (n_ == 0) return report;
+  if (!find_mismatch(thrust_sorted_, d_result, n_, comp_, stream_, "thrust::sort", report))
+    find_mismatch(radix_sorted_, d_result, n_, comp_, stream_, "cub::DeviceRadixSort", report);
+  WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream_));
   return report;
 }
 
+template <class Key, class Comp>
+validation_report validate_against_references(const Key* d_input, const Key* d_result,
+                                              std::size_t n, Comp comp, cudaStream_t stream) {
+  return reference_checker<Key, Comp>(d_input, n, comp, stream).check(d_result);
+}
+
 #define WARPSORT_INSTANTIATE(Key, Comp)                                                        \
+  template class reference_checker<Key, Comp>;                                                 \
   template validation_report validate_against_references<Key, Comp>(const Key*, const Key*,  \
                                                                     std::size_t, Comp,       \
                                                                     cudaStream_t);

@@ -3,25 +3,71 @@
 // A comparator is a strict weak order `bool operator()(const Key& a, const Key& b)` ("a before b")
 // plus `static Key sentinel()`: a key that no key orders after. The warp networks pad partial
 // chunks and merge buffers with it; padding never reaches the output because only the N real
-// positions are stored, and a real key equal to the sentinel is indistinguishable from it.
+// positions are stored, and a real key equal to the sentinel is bit-for-bit the same key.
+//
+// Floating-point keys use a total order, the one cub::DeviceRadixSort sorts by, so the two can
+// be cross-checked: -NaN first, then -inf .. +inf with -0.0 and +0.0 equal, then +NaN last;
+// NaNs of one sign order by their bits.
 #pragma once
 
+#include <cuda/std/bit>
+#include <cuda/std/cstdint>
 #include <cuda/std/limits>
+#include <cuda/std/type_traits>
 
 namespace warpsort {
 
-/// Ascending order of an arithmetic key type.
+namespace detail {
+
+template <class Float> struct float_bits;
+template <> struct float_bits<float> { using type = cuda::std::uint32_t; };
+template <> struct float_bits<double> { using type = cuda::std::uint64_t; };
+
+/// Maps a float to unsigned bits whose integer order is the total order above: -0.0 is first
+/// made +0.0; then negative numbers have every bit flipped and the rest only the sign bit.
+template <class Float>
+__host__ __device__ __forceinline__ typename float_bits<Float>::type total_order_bits(Float x) {
+  using Bits = typename float_bits<Float>::type;
+  constexpr Bits sign = Bits{1} << (sizeof(Bits) * 8 - 1);
+  Bits b = cuda::std::bit_cast<Bits>(x);
+  b = b == sign ? Bits{0} : b;
+  return b ^ ((b & sign) ? ~Bits{0} : sign);
+}
+
+template <class Float>
+__host__ __device__ __forceinline__ Float float_from_bits(typename float_bits<Float>::type b) {
+  return cuda::std::bit_cast<Float>(b);
+}
+
+}  // namespace detail
+
+/// Ascending order.
 template <class Key>
 struct less {
-  __host__ __device__ bool operator()(const Key& a, const Key& b) const { return a < b; }
-  __host__ __device__ static Key sentinel() { return cuda::std::numeric_limits<Key>::max(); }
+  __host__ __device__ bool operator()(const Key& a, const Key& b) const {
+    if constexpr (cuda::std::is_floating_point_v<Key>)
+      return detail::total_order_bits(a) < detail::total_order_bits(b);
+    else
+      return a < b;
+  }
+  __host__ __device__ static Key sentinel() {
+    if constexpr (cuda::std::is_floating_point_v<Key>)  // +NaN with every payload bit set
+      return detail::float_from_bits<Key>(~typename detail::float_bits<Key>::type{0} >> 1);
+    else
+      return cuda::std::numeric_limits<Key>::max();
+  }
 };
 
-/// Descending order of an arithmetic key type.
+/// Descending order.
 template <class Key>
 struct greater {
-  __host__ __device__ bool operator()(const Key& a, const Key& b) const { return b < a; }
-  __host__ __device__ static Key sentinel() { return cuda::std::numeric_limits<Key>::lowest(); }
+  __host__ __device__ bool operator()(const Key& a, const Key& b) const { return less<Key>{}(b, a); }
+  __host__ __device__ static Key sentinel() {
+    if constexpr (cuda::std::is_floating_point_v<Key>)  // -NaN with every payload bit set
+      return detail::float_from_bits<Key>(~typename detail::float_bits<Key>::type{0});
+    else
+      return cuda::std::numeric_limits<Key>::lowest();
+  }
 };
 
 }  // namespace warpsort

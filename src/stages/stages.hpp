@@ -1,6 +1,6 @@
-// Host launchers of the four steps, one translation unit each (sort_chunks.cu, merge_pairs.cu,
-// split.cu, merge_groups.cu), explicitly instantiated for the key types and orders listed in
-// instantiations.hpp. All are asynchronous on `stream`; every launch is checked.
+// Host launchers of the four steps. Each is defined in its <step>_impl.cuh and explicitly
+// instantiated per key type (less and greater) in a generated translation unit (see
+// CMakeLists.txt). All are asynchronous on `stream`; every launch is checked.
 #pragma once
 
 #include <warpsort/policy.hpp>

@@ -1,6 +1,6 @@
+#pragma once
 // Validation: a sort's output against thrust::sort and cub::DeviceRadixSort of the same input.
 #include "device_buffer.hpp"
-#include "stages/instantiations.hpp"
 
 #include <warpsort/warpsort.cuh>
 
@@ -15,14 +15,6 @@
 #include <type_traits>
 
 namespace warpsort {
-
-std::string validation_report::message() const {
-  if (ok) return "valid: equal to thrust::sort and cub::DeviceRadixSort";
-  std::ostringstream s;
-  s << "mismatch against " << reference << " at index " << index << ": expected " << expected
-    << ", got " << got;
-  return s.str();
-}
 
 namespace {
 
@@ -131,11 +123,11 @@ validation_report validate_against_references(const Key* d_input, const Key* d_r
   return reference_checker<Key, Comp>(d_input, n, comp, stream).check(d_result);
 }
 
-#define WARPSORT_INSTANTIATE(Key, Comp)                                                        \
-  template class reference_checker<Key, Comp>;                                                 \
-  template validation_report validate_against_references<Key, Comp>(const Key*, const Key*,  \
+}  // namespace warpsort
+
+// Explicit instantiation for one (key type, order); see src/stages/CMakeLists.txt.
+#define WARPSORT_INSTANTIATE_VALIDATE(Key, Comp)                                                        \
+  template class warpsort::reference_checker<Key, Comp>;                                                 \
+  template warpsort::validation_report warpsort::validate_against_references<Key, Comp>(const Key*, const Key*,  \
                                                                     std::size_t, Comp,       \
                                                                     cudaStream_t);
-WARPSORT_FOR_EACH_KEY_ORDER(WARPSORT_INSTANTIATE)
-
-}  // namespace warpsort

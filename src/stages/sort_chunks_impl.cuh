@@ -1,5 +1,5 @@
+#pragma once
 // Step 1 kernel and launcher: one warp per 128-key chunk.
-#include "instantiations.hpp"
 #include "sort_chunks.cuh"
 #include "stages.hpp"
 
@@ -27,8 +27,8 @@ void sort_chunks(const Key* in, Key* out, std::size_t n, Comp comp, const policy
   WARPSORT_CHECK_LAUNCH();
 }
 
-#define WARPSORT_INSTANTIATE(Key, Comp) \
-  template void sort_chunks<Key, Comp>(const Key*, Key*, std::size_t, Comp, const policy&, cudaStream_t);
-WARPSORT_FOR_EACH_KEY_ORDER(WARPSORT_INSTANTIATE)
-
 }  // namespace warpsort::stages
+
+// Explicit instantiation for one (key type, order); see CMakeLists.txt.
+#define WARPSORT_INSTANTIATE_SORT_CHUNKS(Key, Comp) \
+  template void warpsort::stages::sort_chunks<Key, Comp>(const Key*, Key*, std::size_t, Comp, const warpsort::policy&, cudaStream_t);

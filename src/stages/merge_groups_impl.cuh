@@ -1,3 +1,4 @@
+#pragma once
 // Step 4: each group's L pieces merged on chip by warps and written at the group's offset.
 //
 // One block per group: the pieces are copied into shared memory, then ceil(log2 L) rounds of
@@ -5,7 +6,6 @@
 // last round writes straight to global memory. In a round each warp takes an equal share of
 // the output and merges, pair by pair, the parts of it that merge path assigns to it.
 #include "index_math.hpp"
-#include "instantiations.hpp"
 #include "stages.hpp"
 #include "warp_merge.cuh"
 
@@ -113,7 +113,7 @@ __global__ void merge_groups_kernel(const Key* src, Key* out, std::size_t n, std
 
 template <class Key, class Comp>
 void merge_groups(const Key* src, Key* out, std::size_t n, std::size_t seq_len,
-                  std::size_t sequences, std::size_t groups, const split_layout& layout,
+                  std::size_t sequences, std::size_t groups, const warpsort::stages::split_layout& layout,
                   Comp comp, const policy& p, cudaStream_t stream) {
   if (groups == 0) return;
   const std::size_t capacity = static_cast<std::size_t>(p.group_capacity);
@@ -127,10 +127,10 @@ void merge_groups(const Key* src, Key* out, std::size_t n, std::size_t seq_len,
   WARPSORT_CHECK_LAUNCH();
 }
 
-#define WARPSORT_INSTANTIATE(Key, Comp)                                                      \
-  template void merge_groups<Key, Comp>(const Key*, Key*, std::size_t, std::size_t,         \
-                                        std::size_t, std::size_t, const split_layout&, Comp, \
-                                        const policy&, cudaStream_t);
-WARPSORT_FOR_EACH_KEY_ORDER(WARPSORT_INSTANTIATE)
-
 }  // namespace warpsort::stages
+
+// Explicit instantiation for one (key type, order); see CMakeLists.txt.
+#define WARPSORT_INSTANTIATE_MERGE_GROUPS(Key, Comp) \
+  template void warpsort::stages::merge_groups<Key, Comp>(const Key*, Key*, std::size_t, std::size_t, \
+                                        std::size_t, std::size_t, const warpsort::stages::split_layout&, Comp, \
+                                        const warpsort::policy&, cudaStream_t);

@@ -1,3 +1,4 @@
+#pragma once
 // Step 3: splitters from a regular sample, chosen on the GPU, and the cut of every sequence.
 //
 // Every s-th key of each sorted sequence is sampled with its global position; CUB's stable
@@ -6,7 +7,6 @@
 // sums the cuts: that sum is the splitter's rank, i.e. the prefix sum of the sizes of the
 // groups before it, so it is the next group's output offset.
 #include "index_math.hpp"
-#include "instantiations.hpp"
 #include "stages.hpp"
 #include "temp_storage.hpp"
 #include "warp_network.cuh"
@@ -127,11 +127,11 @@ split_layout split(const Key* src, std::size_t n, std::size_t seq_len, std::size
   return {a.cuts, a.offsets};
 }
 
-#define WARPSORT_INSTANTIATE(Key, Comp)                                                       \
-  template std::size_t split_temp_bytes<Key, Comp>(std::size_t, std::size_t, std::size_t);   \
-  template split_layout split<Key, Comp>(const Key*, std::size_t, std::size_t, std::size_t,  \
-                                         std::size_t, std::size_t, std::size_t, void*,       \
-                                         std::size_t, Comp, const policy&, cudaStream_t);
-WARPSORT_FOR_EACH_KEY_ORDER(WARPSORT_INSTANTIATE)
-
 }  // namespace warpsort::stages
+
+// Explicit instantiation for one (key type, order); see CMakeLists.txt.
+#define WARPSORT_INSTANTIATE_SPLIT(Key, Comp) \
+  template std::size_t warpsort::stages::split_temp_bytes<Key, Comp>(std::size_t, std::size_t, std::size_t); \
+  template warpsort::stages::split_layout warpsort::stages::split<Key, Comp>(const Key*, std::size_t, std::size_t, std::size_t, \
+                                         std::size_t, std::size_t, std::size_t, void*, \
+                                         std::size_t, Comp, const warpsort::policy&, cudaStream_t);

@@ -1,10 +1,10 @@
+#pragma once
 // Step 2 kernels and launcher: one round of pairwise merges by warps.
 //
 // While a merged pair fits in one task, each warp merges one whole pair, as in the paper.
 // Longer pairs would leave most SMs idle in the late rounds, so their output is cut into
 // tasks of policy::merge_task_keys by merge path (a small partition kernel finds where each
 // task starts in A and B), and each warp merges one task.
-#include "instantiations.hpp"
 #include "stages.hpp"
 #include "warp_merge.cuh"
 
@@ -48,12 +48,6 @@ __global__ void merge_pairs_kernel(const Key* in, Key* out, std::size_t n, std::
                 out + pb.a_begin + d0, comp);
 }
 
-std::size_t merge_pairs_splits(std::size_t n, std::size_t seq_len, const policy& p) {
-  const std::size_t tasks = tasks_per_pair(seq_len, p.merge_task_keys);
-  if (tasks == 1) return 0;
-  return ceil_div(n, 2 * seq_len) * (tasks + 1);
-}
-
 template <class Key, class Comp>
 void merge_pairs_round(const Key* in, Key* out, std::size_t n, std::size_t seq_len,
                        std::size_t* splits, Comp comp, const policy& p, cudaStream_t stream) {
@@ -76,9 +70,9 @@ void merge_pairs_round(const Key* in, Key* out, std::size_t n, std::size_t seq_l
   WARPSORT_CHECK_LAUNCH();
 }
 
-#define WARPSORT_INSTANTIATE(Key, Comp)                                                        \
-  template void merge_pairs_round<Key, Comp>(const Key*, Key*, std::size_t, std::size_t,      \
-                                             std::size_t*, Comp, const policy&, cudaStream_t);
-WARPSORT_FOR_EACH_KEY_ORDER(WARPSORT_INSTANTIATE)
-
 }  // namespace warpsort::stages
+
+// Explicit instantiation for one (key type, order); see CMakeLists.txt.
+#define WARPSORT_INSTANTIATE_MERGE_PAIRS(Key, Comp) \
+  template void warpsort::stages::merge_pairs_round<Key, Comp>(const Key*, Key*, std::size_t, std::size_t, \
+                                             std::size_t*, Comp, const warpsort::policy&, cudaStream_t);

@@ -1,0 +1,84 @@
+// Internal to the baselines module: one factory function per baseline, each defined (and
+// explicitly instantiated) in its own translation unit, so that gpu_baselines.cu (the name list
+// and make_gpu_baseline) includes no CUB/Thrust header. Also a small introspection interface
+// the tests use to poison temporary storage and to check that thrust made no unplanned allocation.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "baselines/gpu_baselines.cuh"
+
+namespace warpsort::baselines::detail {
+
+/// Implemented by every GPU baseline next to gpu_sorter<Key>.
+class sorter_internals {
+ public:
+  virtual ~sorter_internals() = default;
+  /// Device allocations the sorter holds now (pointer, bytes); empty before prepare().
+  virtual std::vector<std::pair<void*, std::size_t>> device_buffers() const = 0;
+  /// Device allocations made inside sort() because prepare() had not covered them (only thrust,
+  /// whose temporary storage comes through an allocator, can do that; expected to stay 0).
+  virtual std::size_t unplanned_allocations() const { return 0; }
+  /// Kernel launches made by this sorter's sort() calls so far (bitonic_textbook only; the
+  /// library baselines return 0: their launches are CUB's business).
+  virtual std::size_t kernel_launches_so_far() const { return 0; }
+};
+
+// Factories: construct only, touch no device.
+template <class Key> std::unique_ptr<gpu_sorter<Key>> make_cub_radix();
+template <class Key> std::unique_ptr<gpu_sorter<Key>> make_cub_merge();
+template <class Key> std::unique_ptr<gpu_sorter<Key>> make_thrust_sort();
+template <class Key> std::unique_ptr<gpu_sorter<Key>> make_thrust_sort_comparator();
+template <class Key> std::unique_ptr<gpu_sorter<Key>> make_bitonic_textbook();
+
+/// Calls f(num_items) with num_items as std::uint32_t when n fits, else as std::uint64_t: the CUB
+/// baselines use 32-bit offsets (the fast path CUB users normally take) below 2^32 keys.
+template <class F>
+decltype(auto) with_offset_type(std::size_t n, F&& f) {
+  if (n <= static_cast<std::size_t>(UINT32_MAX)) return f(static_cast<std::uint32_t>(n));
+  return f(static_cast<std::uint64_t>(n));
+}
+
+/// Frees a device allocation without throwing (for destructors and for growing in prepare()).
+void free_device_noexcept(void* p) noexcept;
+
+/// One device allocation, freed (without throwing) on destruction or reset.
+class device_buffer {
+ public:
+  device_buffer() = default;
+  ~device_buffer() { free_device_noexcept(ptr_); }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+
+  /// Frees what is held, then cudaMallocs `bytes` (holds nothing for 0). Throws
+  /// warpsort::cuda_error when the allocation fails (then holds nothing).
+  void reset(std::size_t bytes);
+  void* get() const noexcept { return ptr_; }
+  std::size_t bytes() const noexcept { return bytes_; }
+  /// Appends (pointer, bytes) to `out` when something is held.
+  void describe(std::vector<std::pair<void*, std::size_t>>& out) const {
+    if (ptr_ != nullptr) out.emplace_back(ptr_, bytes_);
+  }
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+/// Throws warpsort::input_error when n exceeds what prepare() covered.
+void check_prepared(const char* baseline, std::size_t n, std::size_t prepared_max_n);
+
+}  // namespace warpsort::baselines::detail
+
+// The key types every baseline is instantiated for (X is a macro taking one type).
+#define WARPSORT_BASELINE_FOR_EACH_KEY(X) \
+  X(std::uint32_t)                        \
+  X(std::int32_t)                         \
+  X(float)                                \
+  X(std::uint64_t)                        \
+  X(std::int64_t)                         \
+  X(double)

@@ -1,0 +1,27 @@
+// Baseline "thrust_sort_comparator": thrust::sort with a user-defined device comparator. Thrust
+// cannot see that it is a plain less-than, so it dispatches to CUB's merge sort: what users of
+// thrust::sort with their own comparator get.
+#include "baselines/thrust_sorter.cuh"
+
+namespace warpsort::baselines::detail {
+namespace {
+
+/// A user comparator: ascending, like thrust::less, but opaque to Thrust's radix-sort dispatch.
+template <class Key>
+struct custom_less {
+  __host__ __device__ bool operator()(const Key& a, const Key& b) const { return a < b; }
+};
+
+}  // namespace
+
+template <class Key>
+std::unique_ptr<gpu_sorter<Key>> make_thrust_sort_comparator() {
+  return std::make_unique<thrust_sorter<Key, custom_less<Key>>>("thrust_sort_comparator");
+}
+
+#define WARPSORT_INSTANTIATE_THRUST_SORT_COMPARATOR(Key) \
+  template std::unique_ptr<gpu_sorter<Key>> make_thrust_sort_comparator<Key>();
+WARPSORT_BASELINE_FOR_EACH_KEY(WARPSORT_INSTANTIATE_THRUST_SORT_COMPARATOR)
+#undef WARPSORT_INSTANTIATE_THRUST_SORT_COMPARATOR
+
+}  // namespace warpsort::baselines::detail

@@ -1,0 +1,56 @@
+// The plan of a sort: every size and count of the four steps, from n and the policy alone.
+#include "stages/index_math.hpp"
+
+#include <warpsort/warpsort.cuh>
+
+#include <string>
+
+namespace warpsort {
+
+using stages::ceil_div;
+
+namespace {
+void check_policy(const policy& p) {
+  auto fail = [](const std::string& what) { throw input_error("warpsort policy: " + what); };
+  if (p.block_threads < policy::warp_threads || p.block_threads % policy::warp_threads != 0 ||
+      p.block_threads > 1024)
+    fail("block_threads must be a multiple of 32 in [32, 1024]");
+  if (p.group_block_threads < policy::warp_threads ||
+      p.group_block_threads % policy::warp_threads != 0 || p.group_block_threads > 1024)
+    fail("group_block_threads must be a multiple of 32 in [32, 1024]");
+  if (p.merge_task_keys < static_cast<std::size_t>(policy::merge_buffer_keys))
+    fail("merge_task_keys must be at least the merge buffer (128)");
+  if (p.max_sequences < 2) fail("max_sequences (L) must be at least 2");
+  if (p.oversampling < 1) fail("oversampling (K) must be at least 1");
+  if (p.group_capacity < p.oversampling + p.max_sequences)
+    fail("group_capacity must be at least oversampling + max_sequences (a sample stride >= 1)");
+}
+
+}  // namespace
+
+sort_plan make_plan(std::size_t n, const policy& p) {
+  check_policy(p);
+  sort_plan plan;
+  plan.n = n;
+  if (n == 0) return plan;
+  plan.chunks = ceil_div(n, policy::chunk_keys);
+  plan.sequence_keys = policy::chunk_keys;
+  plan.sequences = plan.chunks;
+  while (plan.sequences > static_cast<std::size_t>(p.max_sequences)) {
+    plan.sequence_keys *= 2;
+    plan.sequences = ceil_div(n, plan.sequence_keys);
+    ++plan.merge_rounds;
+  }
+  if (!plan.splits()) return plan;
+  const std::size_t K = static_cast<std::size_t>(p.oversampling);
+  const std::size_t L = plan.sequences;
+  plan.sample_stride = static_cast<std::size_t>(p.group_capacity) / (K + L);
+  const std::size_t last_keys = n - (L - 1) * plan.sequence_keys;
+  plan.samples = (L - 1) * stages::samples_in(plan.sequence_keys, plan.sample_stride) +
+                 stages::samples_in(last_keys, plan.sample_stride);
+  plan.groups = plan.samples > K ? ceil_div(plan.samples, K) : 1;
+  plan.group_bound = (K + L) * plan.sample_stride;
+  return plan;
+}
+
+}  // namespace warpsort

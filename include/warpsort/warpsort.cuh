@@ -74,7 +74,9 @@ validation_report validate_against_references(const Key* d_input, const Key* d_r
 
 /// The same check for many outputs of one input (benchmarks validate every run): both
 /// references are computed once, checked against each other, and kept on the device
-/// (2 n keys); check() then costs one pass over the output per reference.
+/// (2 n keys); check() then costs one pass over the output per reference. For floats, where
+/// the order's equivalence lets -0.0 and +0.0 trade places, check() also compares the multiset
+/// of bit patterns with the input's (n more keys kept, and a radix sort per check).
 template <class Key, class Comp = less<Key>>
 class reference_checker {
  public:
@@ -93,6 +95,7 @@ class reference_checker {
   cudaStream_t stream_;
   Key* thrust_sorted_ = nullptr;
   Key* radix_sorted_ = nullptr;
+  void* input_bits_ = nullptr;  // floats: the input's bit patterns, sorted
 };
 
 }  // namespace warpsort

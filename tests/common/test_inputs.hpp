@@ -4,10 +4,14 @@
 #include "host/device_buffer.hpp"
 
 #include <warpsort/error.hpp>
+#include <warpsort/order.cuh>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <type_traits>
 #include <random>
 #include <string>
 #include <vector>
@@ -51,6 +55,45 @@ inline std::vector<std::uint32_t> make_keys(const std::string& dist, std::size_t
     x = dist == "eight_distinct" ? values[rng() % 8] : static_cast<std::uint32_t>(rng());
   if (dist == "sorted") std::sort(v.begin(), v.end());
   if (dist == "reverse_sorted") std::sort(v.rbegin(), v.rend());
+  return v;
+}
+
+/// Keys of any built-in type. "uniform" takes random bit patterns, so float inputs include
+/// NaNs, infinities, zeros and denormals; "specials" draws only from +-0, +-inf, quiet and
+/// signalling NaNs of both signs, +-1 and the smallest denormals (floats; integers get their
+/// extremes and small values).
+template <class Key>
+std::vector<Key> make_typed_keys(const std::string& dist, std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto from_bits = [](std::uint64_t w) {
+    Key k;
+    std::memcpy(&k, &w, sizeof(Key));  // little-endian: the low bytes
+    return k;
+  };
+  std::vector<Key> pool;
+  if constexpr (std::is_floating_point_v<Key>) {
+    const Key inf = std::numeric_limits<Key>::infinity();
+    const Key qnan = std::numeric_limits<Key>::quiet_NaN();
+    const Key snan = std::numeric_limits<Key>::signaling_NaN();
+    pool = {Key(0), -Key(0), inf, -inf, qnan, -qnan, snan, -snan, Key(1), Key(-1),
+            std::numeric_limits<Key>::denorm_min(), -std::numeric_limits<Key>::denorm_min()};
+  } else {
+    pool = {std::numeric_limits<Key>::min(), std::numeric_limits<Key>::max(), Key(0), Key(1),
+            static_cast<Key>(-1), Key(2)};
+  }
+  std::vector<Key> distinct(8);
+  for (auto& x : distinct) x = from_bits(rng());
+  std::vector<Key> v(n);
+  const Key equal = from_bits(rng());
+  for (auto& x : v) {
+    if (dist == "all_equal") x = equal;
+    else if (dist == "eight_distinct") x = distinct[rng() % 8];
+    else if (dist == "specials") x = pool[rng() % pool.size()];
+    else x = from_bits(rng());
+  }
+  auto before = [](const Key& a, const Key& b) { return warpsort::less<Key>{}(a, b); };
+  if (dist == "sorted") std::sort(v.begin(), v.end(), before);
+  if (dist == "reverse_sorted") std::sort(v.rbegin(), v.rend(), before);
   return v;
 }
 

@@ -1,0 +1,88 @@
+// GPU tests: every key type in both orders, against thrust::sort and cub::DeviceRadixSort.
+#include "common/gpu_test.hpp"
+#include "common/test_inputs.hpp"
+
+#include <warpsort/warpsort.cuh>
+
+#include <cstdint>
+#include <algorithm>
+#include <vector>
+
+namespace {
+
+using namespace warpsort::testing;
+
+template <class Key>
+class KeyTypes : public ::testing::Test {};
+using AllKeyTypes =
+    ::testing::Types<std::uint32_t, std::int32_t, float, std::uint64_t, std::int64_t, double>;
+TYPED_TEST_SUITE(KeyTypes, AllKeyTypes);
+
+template <class Key, class Comp>
+void sort_and_validate(const std::vector<Key>& input, const std::string& what) {
+  const std::size_t n = input.size();
+  auto in = to_device(input);
+  auto out = poisoned<Key>(n);
+  std::size_t temp_bytes = 0;
+  warpsort::sort_keys<Key, Comp>(nullptr, temp_bytes, in.get(), out.get(), n);
+  auto temp = poisoned<unsigned char>(temp_bytes);
+  warpsort::sort_keys<Key, Comp>(temp.get(), temp_bytes, in.get(), out.get(), n);
+  const auto report = warpsort::validate_against_references(in.get(), out.get(), n, Comp{});
+  ASSERT_TRUE(report.ok) << what << ": " << report.message();
+}
+
+std::vector<std::size_t> type_sizes() {
+  auto sizes = pipeline_sizes();
+  sizes.erase(std::remove_if(sizes.begin(), sizes.end(),
+                             [](std::size_t n) { return n > (std::size_t{1} << 22); }),
+              sizes.end());
+  return sizes;
+}
+
+}  // namespace
+
+TYPED_TEST(KeyTypes, AscendingAndDescendingMatchBothReferences) {
+  WARPSORT_REQUIRE_GPU();
+  using Key = TypeParam;
+  std::vector<std::string> dists = test_distributions();
+  dists.push_back("specials");
+  for (std::size_t n : type_sizes())
+    for (const auto& dist : dists) {
+      const auto input = make_typed_keys<Key>(dist, n, 17 * n + dist.size());
+      const std::string what = dist + " n=" + std::to_string(n);
+      sort_and_validate<Key, warpsort::less<Key>>(input, "ascending " + what);
+      sort_and_validate<Key, warpsort::greater<Key>>(input, "descending " + what);
+    }
+}
+
+// The float order is the documented total order: -NaN, -inf .. -0 == +0 .. +inf, +NaN.
+TEST(FloatOrder, TotalOrderOnTheHost) {
+  using L = warpsort::less<float>;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> ascending{-nan, -inf, -1.0f, -0.0f, 1.0f, inf, nan};
+  for (std::size_t i = 0; i + 1 < ascending.size(); ++i) {
+    EXPECT_TRUE(L{}(ascending[i], ascending[i + 1])) << i;
+    EXPECT_FALSE(L{}(ascending[i + 1], ascending[i])) << i;
+  }
+  EXPECT_FALSE(L{}(-0.0f, 0.0f));
+  EXPECT_FALSE(L{}(0.0f, -0.0f));
+  EXPECT_TRUE(L{}(0.0f, 1.0f));
+  EXPECT_TRUE(warpsort::greater<float>{}(1.0f, 0.0f));
+  for (float x : ascending) {  // nothing orders after a sentinel
+    EXPECT_FALSE(L{}(L::sentinel(), x));
+    EXPECT_FALSE(warpsort::greater<float>{}(warpsort::greater<float>::sentinel(), x));
+  }
+}
+
+// Validation must catch a float result that is ordered but whose bits differ from the input's.
+TEST(FloatOrder, ValidationChecksBitPatterns) {
+  WARPSORT_REQUIRE_GPU();
+  std::vector<float> input{1.0f, -0.0f, 2.0f, 0.0f};
+  std::vector<float> wrong{-0.0f, -0.0f, 1.0f, 2.0f};  // equivalent position by position, bits not
+  auto in = to_device(input);
+  auto out = to_device(wrong);
+  const auto report = warpsort::validate_against_references(in.get(), out.get(), 4, warpsort::less<float>{});
+  EXPECT_FALSE(report.ok);
+  EXPECT_NE(report.reference.find("bit patterns"), std::string::npos) << report.message();
+}

@@ -18,8 +18,18 @@
 
 namespace warpsort::testing {
 
-/// The pipeline issue's size list. WARPSORT_TEST_MAX_N caps it (for compute-sanitizer runs,
-/// which are 10-100x slower); unset, every size runs.
+/// Drops sizes over WARPSORT_TEST_MAX_N when it is set (for compute-sanitizer runs, which are
+/// 10-100x slower); unset, every size runs.
+inline std::vector<std::size_t> capped(std::vector<std::size_t> sizes) {
+  if (const char* cap = std::getenv("WARPSORT_TEST_MAX_N")) {
+    const std::size_t max_n = std::strtoull(cap, nullptr, 10);
+    sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [&](std::size_t n) { return n > max_n; }),
+                sizes.end());
+  }
+  return sizes;
+}
+
+/// The pipeline issue's size list (capped by WARPSORT_TEST_MAX_N).
 inline std::vector<std::size_t> pipeline_sizes() {
   std::vector<std::size_t> sizes{0, 1, 31, 127, 128, 129, 1000};
   for (int k : {8, 12, 16, 20}) {
@@ -27,12 +37,7 @@ inline std::vector<std::size_t> pipeline_sizes() {
     sizes.insert(sizes.end(), {p - 1, p, p + 1});
   }
   sizes.insert(sizes.end(), {7919, 104729, 1299709, std::size_t{1} << 24});
-  if (const char* cap = std::getenv("WARPSORT_TEST_MAX_N")) {
-    const std::size_t max_n = std::strtoull(cap, nullptr, 10);
-    sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [&](std::size_t n) { return n > max_n; }),
-                sizes.end());
-  }
-  return sizes;
+  return capped(sizes);
 }
 
 inline const std::vector<std::string>& test_distributions() {

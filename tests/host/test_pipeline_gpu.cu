@@ -45,14 +45,14 @@ TEST(Pipeline, EverySizeDistributionAndSeedMatchesBothReferences) {
 
 TEST(Pipeline, InPlace) {
   WARPSORT_REQUIRE_GPU();
-  for (std::size_t n : {1ul, 129ul, 1000ul, 65537ul, 1299709ul})
+  for (std::size_t n : capped({1, 129, 1000, 65537, 1299709}))
     sort_and_validate(make_keys("uniform", n, 4), warpsort::default_policy<Key>(),
                       warpsort::less<Key>{}, true, "in place n=" + std::to_string(n));
 }
 
 TEST(Pipeline, Descending) {
   WARPSORT_REQUIRE_GPU();
-  for (std::size_t n : {1ul, 127ul, 1000ul, 65537ul, 1299709ul})
+  for (std::size_t n : capped({1, 127, 1000, 65537, 1299709}))
     for (const auto& dist : test_distributions())
       sort_and_validate(make_keys(dist, n, 5), warpsort::default_policy<Key>(),
                         warpsort::greater<Key>{}, false,
@@ -73,7 +73,7 @@ TEST(Pipeline, PolicyVariations) {
   policies[3].group_block_threads = 512;
   policies[3].block_threads = 128;
   for (std::size_t i = 0; i < policies.size(); ++i)
-    for (std::size_t n : {1000ul, 65537ul, 1299709ul})
+    for (std::size_t n : capped({1000, 65537, 1299709}))
       for (const auto& dist : test_distributions())
         sort_and_validate(make_keys(dist, n, 6), policies[i], warpsort::less<Key>{}, false,
                           "policy " + std::to_string(i) + " " + dist + " n=" + std::to_string(n));

@@ -17,7 +17,8 @@ using Comp = warpsort::less<Key>;
 using namespace warpsort::testing;
 namespace ws = warpsort::stages;
 
-const std::vector<std::size_t> kStageSizes{1, 31, 127, 128, 129, 1000, 4095, 4096, 4097, 65537, 1299709};
+const std::vector<std::size_t> kStageSizes =
+    capped({1, 31, 127, 128, 129, 1000, 4095, 4096, 4097, 65537, 1299709});
 
 /// Sorts each [i*len, (i+1)*len) range of `keys` on the host.
 std::vector<Key> sort_ranges(std::vector<Key> keys, std::size_t len) {
@@ -99,7 +100,7 @@ TEST(Step3Split, GroupsOrderedBoundedAndSumToN) {
   WARPSORT_REQUIRE_GPU();
   for (int L : {2, 7, 32})
     for (const auto& dist : test_distributions())
-      for (std::size_t n : {1000ul, 4097ul, 65537ul, 1299709ul, std::size_t{1} << 22}) {
+      for (std::size_t n : capped({1000, 4097, 65537, 1299709, std::size_t{1} << 22})) {
         warpsort::policy p;
         p.max_sequences = L;
         const auto plan = warpsort::make_plan(n, p);
@@ -150,7 +151,7 @@ TEST(Step4MergeGroups, OutputEqualsThrustSort) {
   WARPSORT_REQUIRE_GPU();
   for (int L : {2, 3, 32})
     for (const auto& dist : test_distributions())
-      for (std::size_t n : {129ul, 1000ul, 4097ul, 65537ul, 1299709ul}) {
+      for (std::size_t n : capped({129, 1000, 4097, 65537, 1299709})) {
         warpsort::policy p;
         p.max_sequences = L;
         const auto plan = warpsort::make_plan(n, p);

@@ -1,0 +1,85 @@
+// The benchmark's configuration and the parsing of its command-line lists (sizes, names).
+// Pure C++: no CUDA, so the unit tests run anywhere.
+#pragma once
+
+#include "data/key_types.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace warpsort::cli {
+
+/// One size: a plain integer ("1000003") or a power of two ("2^20"). Must be >= 1.
+/// Throws warpsort::input_error saying what is wrong.
+std::size_t parse_size(const std::string& text);
+
+/// A comma list of sizes and ranges: "2^16..2^20" means every power of two from 2^16 to 2^20;
+/// "2^20,1000003" and "4096" are plain lists. Duplicates are dropped, order is kept.
+std::vector<std::size_t> parse_size_list(const std::string& text);
+
+/// "2^k" for powers of two (k >= 1), the decimal number otherwise.
+std::string format_size(std::size_t n);
+
+/// Splits a comma list, trimming blanks around items; empty items are an input_error.
+std::vector<std::string> split_list(const std::string& text);
+
+/// A comma list of names, each one of `valid`, or "all" (every valid name, in valid's order).
+/// Duplicates are dropped. An unknown name is an input_error naming `what` and the valid names.
+std::vector<std::string> parse_name_list(const std::string& text,
+                                         const std::vector<std::string>& valid,
+                                         const std::string& what);
+
+/// "a, b, c".
+std::string join(const std::vector<std::string>& items, const std::string& separator = ", ");
+
+/// Everything `warpsort bench` (and the default experiment) needs to run.
+struct bench_config {
+  std::vector<std::size_t> sizes;
+  std::vector<std::string> distributions;
+  std::vector<std::string> algorithms;  // as requested: "warpsort", GPU and CPU baseline names
+  std::vector<data::key_type> key_types{data::key_type::uint32};
+  int reps = 5;
+  int warmup = 1;
+  std::uint64_t seed = 1;
+  std::string out_dir = "results";
+  std::string out_stem = "bench";  // writes out_dir/out_stem.csv and .json
+  std::size_t cpu_max_n = std::size_t{1} << 24;
+  int cpu_reps = 3;
+  unsigned threads = 0;  // CPU parallel baselines; 0 = all hardware threads
+  bool e2e = true;
+  bool quiet = false;
+  /// Per-algorithm size caps (the default experiment runs bitonic_textbook only up to 2^24).
+  std::map<std::string, std::size_t> algorithm_max_n;
+
+  /// Throws input_error for counts out of range or empty lists.
+  void check() const;
+};
+
+/// The no-argument experiment (about a minute on an H100): 2^20, 2^24, 2^26 keys; uniform,
+/// sorted, zero, randomized_duplicates, entropy_0.337; warpsort, cub_merge, cub_radix,
+/// thrust_sort, thrust_sort_comparator, and bitonic_textbook up to 2^24; 5 reps; no CPU
+/// baselines; results/default.{csv,json}.
+bench_config default_experiment();
+
+/// Which algorithms run, by platform, in order.
+struct algorithm_plan {
+  std::vector<std::string> gpu;    // "warpsort" first if asked, then GPU baselines
+  std::vector<std::string> cpu;    // CPU baselines
+  std::vector<std::string> added;  // cub_merge / cub_radix run only because the ratios need them
+};
+
+/// Splits the requested names by platform. cub_merge and cub_radix are added whenever any GPU
+/// algorithm runs (ratio_vs_cub_merge and ratio_vs_cub_radix need them). Unknown names are an
+/// input_error.
+algorithm_plan plan_algorithms(const std::vector<std::string>& requested,
+                               const std::vector<std::string>& gpu_baselines,
+                               const std::vector<std::string>& cpu_baselines);
+
+/// Every algorithm name the command line accepts: "warpsort", then GPU, then CPU baselines.
+std::vector<std::string> all_algorithm_names(const std::vector<std::string>& gpu_baselines,
+                                             const std::vector<std::string>& cpu_baselines);
+
+}  // namespace warpsort::cli

@@ -1,0 +1,166 @@
+// The `warpsort` command line: parses arguments with CLI11 and dispatches to the subcommands.
+// Every error ends here as "warpsort: error: <message>" and exit code 1 (CLI11's own parse
+// errors keep CLI11's message and exit code).
+#include "baselines/cpu_baselines.hpp"
+#include "baselines/gpu_baselines.cuh"
+#include "cli/bench.hpp"
+#include "cli/bench_config.hpp"
+#include "cli/commands.hpp"
+#include "cli/key_dispatch.hpp"
+#include "cli/metadata.hpp"
+#include "data/distributions.hpp"
+
+#include <warpsort/error.hpp>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace warpsort;
+
+/// The strings of `warpsort bench`'s options, turned into a bench_config after parsing.
+struct bench_arguments {
+  std::string sizes = "2^16..2^26";
+  std::string dists = "all";
+  std::string algos = "all";
+  std::string types = "uint32";
+  cli::bench_config config;  // the numeric options are bound directly
+  bool no_e2e = false;
+  std::string cpu_max_n = "2^24";
+
+  cli::bench_config to_config() const {
+    cli::bench_config c = config;
+    c.sizes = cli::parse_size_list(sizes);
+    c.distributions = cli::parse_name_list(dists, data::distribution_names(), "distribution");
+    c.algorithms = cli::parse_name_list(
+        algos, cli::all_algorithm_names(baselines::gpu_baseline_names(), baselines::cpu_baseline_names()),
+        "algorithm");
+    c.key_types.clear();
+    if (types == "all") {
+      c.key_types = cli::supported_key_types();
+    } else {
+      for (const std::string& t : cli::split_list(types)) c.key_types.push_back(data::parse_key_type(t));
+    }
+    c.cpu_max_n = cli::parse_size(cpu_max_n);
+    c.e2e = !no_e2e;
+    return c;
+  }
+};
+
+void add_bench_options(CLI::App& bench, bench_arguments& a) {
+  bench.add_option("--sizes", a.sizes,
+                   "sizes: comma list of integers, 2^k, and ranges 2^a..2^b (every power of two)")
+      ->capture_default_str();
+  bench.add_option("--dists", a.dists,
+                   "distributions, comma list or 'all': " + cli::join(data::distribution_names()))
+      ->capture_default_str();
+  bench.add_option("--algos", a.algos,
+                   "algorithms, comma list or 'all': " +
+                       cli::join(cli::all_algorithm_names(baselines::gpu_baseline_names(),
+                                                          baselines::cpu_baseline_names())) +
+                       " (cub_merge and cub_radix always run with any GPU algorithm: the ratios need them)")
+      ->capture_default_str();
+  bench.add_option("--types", a.types, "key types, comma list or 'all' (supported: " +
+                                           cli::join(cli::supported_key_type_names()) + ")")
+      ->capture_default_str();
+  bench.add_option("--reps", a.config.reps, "timed runs per measurement")->capture_default_str();
+  bench.add_option("--warmup", a.config.warmup, "untimed (but validated) runs before them")
+      ->capture_default_str();
+  bench.add_option("--seed", a.config.seed, "seed of the generated inputs")->capture_default_str();
+  bench.add_option("--out", a.config.out_dir, "output directory: writes DIR/bench.csv and DIR/bench.json")
+      ->capture_default_str();
+  bench.add_option("--cpu-max-n", a.cpu_max_n, "CPU baselines are skipped above this n")
+      ->capture_default_str();
+  bench.add_option("--cpu-reps", a.config.cpu_reps, "timed runs of each CPU baseline")
+      ->capture_default_str();
+  bench.add_option("--threads", a.config.threads, "threads of the parallel CPU baselines (0 = all)")
+      ->capture_default_str();
+  bench.add_flag("--no-e2e", a.no_e2e, "skip the end-to-end (host -> device -> host) timing");
+  bench.add_flag("--quiet", a.config.quiet, "no progress lines and no summary table");
+}
+
+int dispatch(int argc, char** argv) {
+  const std::string command = cli::command_line(std::vector<std::string>(argv, argv + argc));
+  CLI::App app{"warpsort: GPU Warp Sort (Ye et al., IPDPS 2010) -- benchmarks, file sorting, datasets",
+               "warpsort"};
+  app.require_subcommand(0, 1);
+  bench_arguments bench_args;
+  CLI::App* bench = app.add_subcommand(
+      "bench", "benchmark warpsort against the GPU and CPU baselines; writes CSV and JSON");
+  add_bench_options(*bench, bench_args);
+
+  cli::sort_options sort_opts;
+  std::string sort_type;
+  CLI::App* sort = app.add_subcommand("sort", "sort a dataset file (.npy or raw) with warpsort, validated and timed");
+  sort->add_option("--input", sort_opts.input, "dataset file (.npy, or raw little-endian keys with --type)")
+      ->required();
+  sort->add_option("--output", sort_opts.output, "write the sorted keys here (.npy keeps the dtype)");
+  CLI::Option* type_opt = sort->add_option("--type", sort_type, "key type (needed for raw files)");
+  sort->add_flag("--descending", sort_opts.descending, "sort in descending order");
+  sort->add_option("--reps", sort_opts.reps, "timed runs")->capture_default_str();
+  sort->add_option("--warmup", sort_opts.warmup, "untimed (validated) runs first")->capture_default_str();
+
+  cli::generate_options gen_opts;
+  CLI::App* generate = app.add_subcommand("generate", "write a dataset file (CPU only)");
+  generate->add_option("--dist", gen_opts.distribution,
+                       "distribution: " + cli::join(data::distribution_names()))
+      ->required();
+  generate->add_option("--n", gen_opts.n, "number of keys (integer or 2^k)")->required();
+  generate->add_option("--seed", gen_opts.seed, "seed")->capture_default_str();
+  generate->add_option("--output", gen_opts.output, "file to write (.npy, else raw)")->required();
+  generate->add_option("--type", gen_opts.type,
+                       "key type: uint32, int32, float32, uint64, int64, float64")
+      ->capture_default_str();
+
+  CLI::App* info = app.add_subcommand("info", "the build, the default policy and the CUDA devices");
+  // After the subcommands, which would otherwise inherit it.
+  app.footer(
+      "Without a subcommand: the default experiment (about a minute on an H100): n = 2^20, 2^24, "
+      "2^26; uniform, sorted, zero, randomized_duplicates, entropy_0.337; warpsort, cub_merge, "
+      "cub_radix, thrust_sort, thrust_sort_comparator (and bitonic_textbook up to 2^24); 5 reps; "
+      "writes results/default.csv and results/default.json.");
+
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+
+  if (*bench) return cli::run_bench(bench_args.to_config(), command);
+  if (*sort) {
+    if (*type_opt) sort_opts.type = sort_type;
+    return cli::run_sort(sort_opts);
+  }
+  if (*generate) return cli::run_generate(gen_opts);
+  if (*info) return cli::run_info();
+  return cli::run_bench(cli::default_experiment(), command);
+}
+
+int fail(const char* message) {
+  std::fflush(stdout);
+  fmt::print(stderr, "warpsort: error: {}\n", message);
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return dispatch(argc, argv);
+  } catch (const warpsort::input_error& e) {
+    return fail(e.what());
+  } catch (const warpsort::cuda_error& e) {
+    return fail(e.what());
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  } catch (...) {
+    return fail("unknown exception");
+  }
+}

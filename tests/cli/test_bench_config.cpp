@@ -1,0 +1,201 @@
+// Size and name list parsing, the algorithm plan, the default experiment, and the metrics.
+#include "cli/bench_config.hpp"
+#include "cli/host_check.hpp"
+#include "cli/key_dispatch.hpp"
+#include "cli/memory_check.hpp"
+#include "cli/metrics.hpp"
+
+#include <warpsort/error.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace warpsort::cli;
+using warpsort::input_error;
+using sizes = std::vector<std::size_t>;
+
+/// The message of the input_error `f` throws (fails the test if it throws nothing).
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const input_error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected warpsort::input_error";
+  return {};
+}
+
+TEST(ParseSize, IntegersAndPowersOfTwo) {
+  EXPECT_EQ(parse_size("1"), 1u);
+  EXPECT_EQ(parse_size("1000003"), 1000003u);
+  EXPECT_EQ(parse_size(" 42 "), 42u);
+  EXPECT_EQ(parse_size("2^0"), 1u);
+  EXPECT_EQ(parse_size("2^20"), std::size_t{1} << 20);
+  EXPECT_EQ(parse_size("2^40"), std::size_t{1} << 40);
+}
+
+TEST(ParseSize, RejectsGarbage) {
+  for (const char* bad : {"", " ", "0", "abc", "12abc", "-5", "1e6", "2^", "2^x", "2^41", "3^4",
+                          "2^-1", "99999999999999999999", "0x10", "1.5"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_THROW(parse_size(bad), input_error);
+  }
+  EXPECT_NE(error_of([] { parse_size("abc"); }).find("abc"), std::string::npos);
+}
+
+TEST(ParseSizeList, RangesListsAndDuplicates) {
+  EXPECT_EQ(parse_size_list("2^16..2^20"),
+            (sizes{1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20}));
+  EXPECT_EQ(parse_size_list("1000,2^10"), (sizes{1000, 1024}));
+  EXPECT_EQ(parse_size_list("2^20,1000003"), (sizes{1u << 20, 1000003}));
+  EXPECT_EQ(parse_size_list("4096"), (sizes{4096}));
+  EXPECT_EQ(parse_size_list("2^10, 1024 ,2^10..2^11"), (sizes{1024, 2048}));
+  EXPECT_EQ(parse_size_list("2^5..2^5"), (sizes{32}));
+}
+
+TEST(ParseSizeList, RejectsGarbage) {
+  for (const char* bad : {"", ",", "2^10,,2^11", "2^10,", "2^20..2^16", "1000..2000", "2^10..",
+                          "..2^10", "2^10..2^x", "garbage", "2^16...2^20"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_THROW(parse_size_list(bad), input_error);
+  }
+}
+
+TEST(FormatSize, PowersOfTwoAsExponents) {
+  EXPECT_EQ(format_size(1u << 24), "2^24");
+  EXPECT_EQ(format_size(2), "2^1");
+  EXPECT_EQ(format_size(1), "1");
+  EXPECT_EQ(format_size(1000003), "1000003");
+}
+
+TEST(NameList, AllDuplicatesAndUnknownNames) {
+  const std::vector<std::string> valid{"uniform", "zero", "sorted"};
+  EXPECT_EQ(parse_name_list("all", valid, "distribution"), valid);
+  EXPECT_EQ(parse_name_list("zero, uniform,zero", valid, "distribution"),
+            (std::vector<std::string>{"zero", "uniform"}));
+  const std::string message = error_of([&] { parse_name_list("uniform,nosuch", valid, "distribution"); });
+  EXPECT_NE(message.find("unknown distribution 'nosuch'"), std::string::npos) << message;
+  EXPECT_NE(message.find("uniform, zero, sorted"), std::string::npos) << message;
+  EXPECT_THROW(parse_name_list("", valid, "distribution"), input_error);
+}
+
+TEST(SplitList, TrimsAndRejectsEmptyItems) {
+  EXPECT_EQ(split_list(" a, b ,c"), (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_THROW(split_list("a,,b"), input_error);
+  EXPECT_EQ(join({"a", "b"}), "a, b");
+}
+
+const std::vector<std::string> gpu_names{"cub_radix", "cub_merge", "thrust_sort"};
+const std::vector<std::string> cpu_names{"std_sort", "tbb_parallel_sort"};
+
+TEST(PlanAlgorithms, AddsCubForTheRatios) {
+  const algorithm_plan p = plan_algorithms({"thrust_sort", "warpsort", "std_sort"}, gpu_names, cpu_names);
+  EXPECT_EQ(p.gpu, (std::vector<std::string>{"warpsort", "thrust_sort", "cub_merge", "cub_radix"}));
+  EXPECT_EQ(p.cpu, (std::vector<std::string>{"std_sort"}));
+  EXPECT_EQ(p.added, (std::vector<std::string>{"cub_merge", "cub_radix"}));
+}
+
+TEST(PlanAlgorithms, ListedCubIsNotAddedAndCpuOnlyAddsNothing) {
+  const algorithm_plan listed = plan_algorithms({"warpsort", "cub_merge", "cub_radix"}, gpu_names, cpu_names);
+  EXPECT_EQ(listed.gpu, (std::vector<std::string>{"warpsort", "cub_merge", "cub_radix"}));
+  EXPECT_TRUE(listed.added.empty());
+  const algorithm_plan cpu_only = plan_algorithms({"std_sort"}, gpu_names, cpu_names);
+  EXPECT_TRUE(cpu_only.gpu.empty());
+  EXPECT_TRUE(cpu_only.added.empty());
+  EXPECT_THROW(plan_algorithms({"nosuch"}, gpu_names, cpu_names), input_error);
+}
+
+TEST(AllAlgorithmNames, WarpsortThenGpuThenCpu) {
+  EXPECT_EQ(all_algorithm_names(gpu_names, cpu_names),
+            (std::vector<std::string>{"warpsort", "cub_radix", "cub_merge", "thrust_sort",
+                                      "std_sort", "tbb_parallel_sort"}));
+}
+
+TEST(BenchConfig, DefaultExperimentIsTheShortRun) {
+  const bench_config c = default_experiment();
+  EXPECT_NO_THROW(c.check());
+  EXPECT_EQ(c.sizes, (sizes{1u << 20, 1u << 24, 1u << 26}));
+  EXPECT_EQ(c.distributions, (std::vector<std::string>{"uniform", "sorted", "zero",
+                                                       "randomized_duplicates", "entropy_0.337"}));
+  EXPECT_EQ(c.out_stem, "default");
+  EXPECT_EQ(c.reps, 5);
+  EXPECT_EQ(c.algorithm_max_n.at("bitonic_textbook"), std::size_t{1} << 24);
+  for (const auto& a : c.algorithms) EXPECT_EQ(a.rfind("cpu_", 0), std::string::npos) << a;
+}
+
+TEST(BenchConfig, CheckRejectsBadCounts) {
+  bench_config c = default_experiment();
+  c.reps = 0;
+  EXPECT_THROW(c.check(), input_error);
+  c = default_experiment();
+  c.warmup = -1;
+  EXPECT_THROW(c.check(), input_error);
+  c = default_experiment();
+  c.sizes.clear();
+  EXPECT_THROW(c.check(), input_error);
+}
+
+TEST(Metrics, MedianMinMax) {
+  EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2);
+  EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
+  EXPECT_THROW(median({}), std::invalid_argument);
+  const run_summary s = summarize({5, 1, 9, 3, 7});
+  EXPECT_DOUBLE_EQ(s.median_ms, 5);
+  EXPECT_DOUBLE_EQ(s.min_ms, 1);
+  EXPECT_DOUBLE_EQ(s.max_ms, 9);
+}
+
+TEST(Metrics, ThroughputBandwidthAndRatio) {
+  EXPECT_DOUBLE_EQ(keys_per_second(1'000'000, 1.0), 1e9);
+  // 2^20 uint32 keys in 1 ms: 2 * 4 MiB read + write = 8388608 bytes per ms = 8.388608 GB/s.
+  EXPECT_NEAR(bandwidth_gbs(1u << 20, 4, 1.0), 8.388608, 1e-9);
+  EXPECT_DOUBLE_EQ(bandwidth_gbs(1000, 8, 2.0), 2.0 * 1000 * 8 / 2e-3 / 1e9);
+  EXPECT_DOUBLE_EQ(speed_ratio(3.0, 1.5), 2.0);  // twice as fast as the baseline
+  EXPECT_TRUE(std::isinf(speed_ratio(1.0, 0.0)));
+  EXPECT_TRUE(std::isinf(keys_per_second(10, 0.0)));
+}
+
+TEST(KeyDispatch, EverySupportedTypeReachesItsKey) {
+  EXPECT_EQ(with_key_type(warpsort::data::key_type::uint32,
+                          [](auto tag) { return sizeof(typename decltype(tag)::type); }),
+            4u);
+  ASSERT_FALSE(supported_key_types().empty());
+  for (warpsort::data::key_type t : supported_key_types()) {
+    SCOPED_TRACE(warpsort::data::key_type_name(t));
+    EXPECT_NO_THROW(require_supported(t));
+    const bool same = with_key_type(t, [&](auto tag) {
+      using Key = typename decltype(tag)::type;
+      return warpsort::data::key_type_of<Key>() == t &&
+             sizeof(Key) == warpsort::data::key_type_size(t);
+    });
+    EXPECT_TRUE(same);
+  }
+  EXPECT_EQ(supported_key_type_names().size(), supported_key_types().size());
+}
+
+TEST(HostCheck, FirstMismatch) {
+  const std::vector<std::uint32_t> ref{1, 2, 3, 4}, same{1, 2, 3, 4}, other{1, 2, 5, 4};
+  EXPECT_FALSE(first_mismatch(ref.data(), same.data(), ref.size()));
+  EXPECT_EQ(first_mismatch(ref.data(), other.data(), ref.size()), std::optional<std::size_t>(2));
+  EXPECT_EQ(host_mismatch_message(ref.data(), other.data(), ref.size(), "ref"),
+            "mismatch against ref at index 2: expected 3, got 5");
+  EXPECT_EQ(host_mismatch_message(ref.data(), same.data(), ref.size(), "ref"), "");
+}
+
+TEST(MemoryCheck, EstimatesCoverEveryBuffer) {
+  const std::size_t n = std::size_t{1} << 28, keys = n * 4;
+  EXPECT_GE(device_bytes_needed(n, 4, 0, false), 5 * keys);         // checker construction peak
+  EXPECT_GE(device_bytes_needed(n, 4, 3 * keys, false), 7 * keys);  // 4 buffers + a large temp
+  EXPECT_GE(device_bytes_needed(n, 4, 3 * keys, true), 10 * keys);  // floats: 3 more in check()
+  EXPECT_GT(host_bytes_needed(n, 4, true, true), host_bytes_needed(n, 4, false, false));
+  EXPECT_EQ(format_gib(std::size_t{3} << 29), "1.50 GiB");
+}
+
+}  // namespace

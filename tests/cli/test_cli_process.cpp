@@ -1,0 +1,284 @@
+// The built `warpsort` binary, run as a process. Error paths and `generate` need no GPU (CI);
+// the bench and sort round trips skip without one.
+#include "cli/results.hpp"
+#include "common/gpu_test.hpp"
+#include "data/dataset_io.hpp"
+#include "data/distributions.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using warpsort::data::key_type;
+
+struct process_result {
+  int exit_code = -1;   // -1: killed by a signal (a crash)
+  std::string output;   // stdout and stderr together
+};
+
+/// Runs `warpsort <args>` (args already shell-quoted where needed) in the test directory.
+process_result run_warpsort(const std::string& args) {
+  const std::string command =
+      "cd '" + std::string(WARPSORT_CLI_TEST_DIR) + "' && '" WARPSORT_CLI_BINARY "' " + args + " 2>&1";
+  process_result r;
+  std::FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) {
+    ADD_FAILURE() << "popen failed for: " << command;
+    return r;
+  }
+  char buffer[4096];
+  std::size_t got;
+  while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) r.output.append(buffer, got);
+  const int status = pclose(pipe);
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  return r;
+}
+
+/// A clean per-test directory; paths in tests are relative to it.
+class CliProcess : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(WARPSORT_CLI_TEST_DIR);
+    fs::create_directories(dir_);
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    sub_ = std::string(info->name());
+    fs::remove_all(dir_ / sub_);
+    fs::create_directories(dir_ / sub_);
+  }
+  std::string path(const std::string& name) const { return (dir_ / sub_ / name).string(); }
+  fs::path dir_;
+  std::string sub_;
+};
+
+#define EXPECT_CONTAINS(haystack, needle) \
+  EXPECT_NE((haystack).find(needle), std::string::npos) << "expected \"" << (needle) << "\" in:\n" << (haystack)
+
+/// A failing command: exit code 1 (not a crash) and the standard error prefix.
+void expect_clean_error(const process_result& r, const std::string& needle) {
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_CONTAINS(r.output, "warpsort: error: ");
+  EXPECT_CONTAINS(r.output, needle);
+}
+
+TEST_F(CliProcess, HelpListsTheSubcommands) {
+  const process_result r = run_warpsort("--help");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  for (const char* sub : {"bench", "sort", "generate", "info"}) EXPECT_CONTAINS(r.output, sub);
+}
+
+TEST_F(CliProcess, GenerateWritesTheDistributionAsNpy) {
+  const process_result r =
+      run_warpsort("generate --dist uniform --n 2^12 --seed 3 --output " + path("u.npy"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const warpsort::data::dataset ds = warpsort::data::read_npy(path("u.npy"));
+  EXPECT_EQ(ds.type, key_type::uint32);
+  ASSERT_EQ(ds.n, 4096u);
+  const std::vector<std::uint32_t> expected = warpsort::data::generate<std::uint32_t>("uniform", 3, 4096);
+  EXPECT_TRUE(std::equal(expected.begin(), expected.end(), ds.keys<std::uint32_t>()));
+}
+
+TEST_F(CliProcess, GenerateOtherTypesAndRawFiles) {
+  ASSERT_EQ(run_warpsort("generate --dist sorted --n 1000 --type float64 --output " + path("f.npy")).exit_code, 0);
+  EXPECT_EQ(warpsort::data::read_npy(path("f.npy")).type, key_type::float64);
+  ASSERT_EQ(run_warpsort("generate --dist zero --n 100 --output " + path("z.bin")).exit_code, 0);
+  EXPECT_EQ(fs::file_size(path("z.bin")), 400u);
+}
+
+TEST_F(CliProcess, GenerateUnknownDistributionNamesTheValidOnes) {
+  const process_result r = run_warpsort("generate --dist nosuch --n 10 --output " + path("x.npy"));
+  expect_clean_error(r, "nosuch");
+  for (const std::string& name : warpsort::data::distribution_names()) EXPECT_CONTAINS(r.output, name);
+  EXPECT_FALSE(fs::exists(path("x.npy")));
+}
+
+TEST_F(CliProcess, GenerateBadSizeAndMissingOptions) {
+  expect_clean_error(run_warpsort("generate --dist uniform --n 12abc --output " + path("x.npy")), "12abc");
+  expect_clean_error(run_warpsort("generate --dist uniform --n 0 --output " + path("x.npy")), "at least 1");
+  expect_clean_error(run_warpsort("generate --dist uniform --n 10 --type int128 --output " + path("x.npy")), "int128");
+  const process_result missing = run_warpsort("generate --dist uniform");
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.exit_code, -1);
+  EXPECT_CONTAINS(missing.output, "--n");
+}
+
+TEST_F(CliProcess, SortMissingFileFailsBeforeTheDevice) {
+  const process_result r = run_warpsort("sort --input /nonexistent.npy");
+  expect_clean_error(r, "/nonexistent.npy");
+  EXPECT_CONTAINS(r.output, "No such file");
+  EXPECT_EQ(r.output.find("CUDA"), std::string::npos) << r.output;
+}
+
+TEST_F(CliProcess, SortTruncatedNpy) {
+  ASSERT_EQ(run_warpsort("generate --dist uniform --n 1000 --output " + path("t.npy")).exit_code, 0);
+  fs::resize_file(path("t.npy"), fs::file_size(path("t.npy")) - 10);
+  const process_result r = run_warpsort("sort --input " + path("t.npy"));
+  expect_clean_error(r, "truncated");
+  EXPECT_EQ(r.output.find("CUDA"), std::string::npos) << r.output;
+}
+
+TEST_F(CliProcess, SortTwoDimensionalNpy) {
+  // A version 1.0 .npy of shape (2, 3), uint32: header padded so the data starts at byte 128.
+  std::string header = "{'descr': '<u4', 'fortran_order': False, 'shape': (2, 3), }";
+  header.append(128 - 10 - header.size() - 1, ' ');
+  header += '\n';
+  std::ofstream out(path("m.npy"), std::ios::binary);
+  out.write("\x93NUMPY\x01\x00", 8);
+  const char len[2] = {static_cast<char>(header.size() & 0xff), static_cast<char>(header.size() >> 8)};
+  out.write(len, 2);
+  out << header;
+  const std::uint32_t keys[6] = {5, 4, 3, 2, 1, 0};
+  out.write(reinterpret_cast<const char*>(keys), sizeof keys);
+  out.close();
+  const process_result r = run_warpsort("sort --input " + path("m.npy"));
+  expect_clean_error(r, "2-D");
+}
+
+TEST_F(CliProcess, SortRawFileNeedsAType) {
+  ASSERT_EQ(run_warpsort("generate --dist uniform --n 100 --output " + path("r.bin")).exit_code, 0);
+  expect_clean_error(run_warpsort("sort --input " + path("r.bin")), "key type");
+}
+
+TEST_F(CliProcess, UnknownSubcommandAndOption) {
+  for (const char* args : {"frobnicate", "bench --bogus", "sort --input x.npy --bogus", "info extra"}) {
+    const process_result r = run_warpsort(args);
+    EXPECT_NE(r.exit_code, 0) << args << "\n" << r.output;
+    EXPECT_NE(r.exit_code, -1) << args << " crashed\n" << r.output;
+  }
+}
+
+TEST_F(CliProcess, BenchArgumentErrorsComeBeforeTheDevice) {
+  expect_clean_error(run_warpsort("bench --sizes 2^x"), "2^x");
+  expect_clean_error(run_warpsort("bench --dists nosuch"), "unknown distribution 'nosuch'");
+  expect_clean_error(run_warpsort("bench --algos nosuch"), "unknown algorithm 'nosuch'");
+  expect_clean_error(run_warpsort("bench --types int128"), "int128");
+  expect_clean_error(run_warpsort("bench --reps 0"), "--reps");
+}
+
+TEST_F(CliProcess, WithoutAGpuInfoAndBenchSaySo) {
+  if (warpsort::testing::gpu_unavailable_reason().empty()) GTEST_SKIP() << "a GPU is present";
+  const process_result info = run_warpsort("info");
+  expect_clean_error(info, "no CUDA device is available");
+  EXPECT_CONTAINS(info.output, "git commit");  // the build part is printed first
+  EXPECT_CONTAINS(info.output, "CCCL");
+  expect_clean_error(run_warpsort("bench --sizes 2^10 --dists uniform --algos warpsort"),
+                     "no CUDA device is available");
+}
+
+// ---- GPU ----
+
+TEST_F(CliProcess, InfoDescribesTheDevice) {
+  WARPSORT_REQUIRE_GPU();
+  const process_result r = run_warpsort("info");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  for (const char* text : {"device 0", "SMs:", "compute capability:", "git commit", "CCCL"})
+    EXPECT_CONTAINS(r.output, text);
+}
+
+TEST_F(CliProcess, TinyBenchWritesValidatedCsvAndJson) {
+  WARPSORT_REQUIRE_GPU();
+  const process_result r = run_warpsort(
+      "bench --sizes 2^10,1000 --dists uniform,zero --algos warpsort,cub_merge,cub_radix --reps 2 "
+      "--out " + path("out"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+
+  std::ifstream csv(path("out/bench.csv"));
+  std::string header, line;
+  ASSERT_TRUE(std::getline(csv, header));
+  EXPECT_EQ(header, warpsort::cli::csv_header());
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    ++rows;
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 19) << line;
+    EXPECT_EQ(line.substr(line.rfind(',') + 1), "true") << line;
+  }
+  EXPECT_EQ(rows, 2 * 2 * 3);  // sizes x distributions x algorithms
+
+  std::ifstream in(path("out/bench.json"));
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  ASSERT_EQ(doc["results"].size(), 12u);
+  EXPECT_FALSE(doc["metadata"]["gpu"].is_null());
+  EXPECT_EQ(doc["metadata"]["seed"], 1);
+  for (const auto& row : doc["results"]) {
+    EXPECT_EQ(row["validated"], true);
+    EXPECT_EQ(row["reps"], 2);
+    EXPECT_FALSE(row["ratio_vs_cub_merge"].is_null());
+    EXPECT_FALSE(row["e2e_pinned_ms"].is_null());
+    EXPECT_EQ(row["step1_ms"].is_null(), row["algorithm"] != "warpsort");
+  }
+}
+
+TEST_F(CliProcess, SortRoundTripAscendingAndDescending) {
+  WARPSORT_REQUIRE_GPU();
+  ASSERT_EQ(run_warpsort("generate --dist uniform --n 100003 --seed 5 --output " + path("in.npy")).exit_code, 0);
+  const process_result up = run_warpsort("sort --input " + path("in.npy") + " --output " + path("up.npy") + " --reps 2");
+  ASSERT_EQ(up.exit_code, 0) << up.output;
+  EXPECT_CONTAINS(up.output, "valid");
+  const process_result down = run_warpsort("sort --descending --input " + path("in.npy") + " --output " +
+                                           path("down.npy") + " --reps 2");
+  ASSERT_EQ(down.exit_code, 0) << down.output;
+
+  const auto in = warpsort::data::read_npy(path("in.npy"));
+  std::vector<std::uint32_t> expected(in.keys<std::uint32_t>(), in.keys<std::uint32_t>() + in.n);
+  std::sort(expected.begin(), expected.end());
+  const auto sorted = warpsort::data::read_npy(path("up.npy"));
+  ASSERT_EQ(sorted.type, key_type::uint32);
+  ASSERT_EQ(sorted.n, expected.size());
+  EXPECT_TRUE(std::equal(expected.begin(), expected.end(), sorted.keys<std::uint32_t>()));
+  const auto reversed = warpsort::data::read_npy(path("down.npy"));
+  ASSERT_EQ(reversed.n, expected.size());
+  EXPECT_TRUE(std::equal(expected.rbegin(), expected.rend(), reversed.keys<std::uint32_t>()));
+}
+
+TEST_F(CliProcess, BenchEveryKeyType) {
+  WARPSORT_REQUIRE_GPU();
+  const process_result r = run_warpsort(
+      "bench --sizes 1000 --dists gaussian --algos warpsort --types all --reps 1 --no-e2e --quiet "
+      "--out " + path("out"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(path("out/bench.json"));
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  EXPECT_EQ(doc["results"].size(), 6u * 3u);  // six key types x (warpsort, cub_merge, cub_radix)
+  for (const auto& row : doc["results"]) {
+    EXPECT_EQ(row["validated"], true) << row.dump();
+    EXPECT_TRUE(row["e2e_pinned_ms"].is_null());
+  }
+}
+
+TEST_F(CliProcess, SortRoundTripOtherKeyTypes) {
+  WARPSORT_REQUIRE_GPU();
+  for (const char* type : {"int32", "float32", "int64", "float64"}) {
+    SCOPED_TRACE(type);
+    const std::string in = path(std::string("in_") + type + ".npy"), out = path(std::string("out_") + type + ".npy");
+    ASSERT_EQ(run_warpsort("generate --dist gaussian --n 5000 --type " + std::string(type) + " --output " + in).exit_code, 0);
+    const process_result r = run_warpsort("sort --input " + in + " --output " + out + " --reps 1");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto input = warpsort::data::read_npy(in);
+    const auto sorted = warpsort::data::read_npy(out);
+    EXPECT_EQ(sorted.type, input.type);
+    ASSERT_EQ(sorted.n, input.n);
+    ASSERT_EQ(sorted.bytes.size(), input.bytes.size());
+    if (input.type == key_type::float32) {
+      EXPECT_TRUE(std::is_sorted(sorted.keys<float>(), sorted.keys<float>() + sorted.n));
+    } else if (input.type == key_type::float64) {
+      EXPECT_TRUE(std::is_sorted(sorted.keys<double>(), sorted.keys<double>() + sorted.n));
+    } else if (input.type == key_type::int32) {
+      EXPECT_TRUE(std::is_sorted(sorted.keys<std::int32_t>(), sorted.keys<std::int32_t>() + sorted.n));
+    } else {
+      EXPECT_TRUE(std::is_sorted(sorted.keys<std::int64_t>(), sorted.keys<std::int64_t>() + sorted.n));
+    }
+  }
+}
+
+}  // namespace

@@ -25,6 +25,7 @@ echo "other skips (not GPU tests):"; grep -E "Skipped +[0-9.]+ sec" "$logs/ctest
 
 gpu_tests=$(find build/tests -maxdepth 2 -type f -perm -u+x \( -name 'test_*_gpu' -o -name 'test_gpu_*' \) | sort)
 export WARPSORT_TEST_MAX_N=${WARPSORT_TEST_MAX_N:-70000}
+unset WARPSORT_LARGE_TESTS
 # the binaries run side by side: the sanitizers' cost is mostly on the host
 for t in $gpu_tests; do
   name=$(basename "$t")

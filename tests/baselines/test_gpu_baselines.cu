@@ -1,6 +1,7 @@
 // GPU baselines against std::sort on the host. GPU tests start with WARPSORT_REQUIRE_GPU() (they
 // skip, with the reason, where no device exists); the factory tests need no device and run
 // everywhere (which also shows that the factory does not touch the device).
+#include "common/test_inputs.hpp"
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -91,7 +92,7 @@ void sort_and_check(wb::gpu_sorter<Key>& sorter, const std::vector<Key>& input,
 std::vector<std::size_t> gpu_sizes() {
   std::vector<std::size_t> sizes = wbt::test_sizes();
   sizes.push_back((std::size_t{1} << 20) + 3);
-  return sizes;
+  return warpsort::testing::capped(sizes);  // WARPSORT_TEST_MAX_N, for sanitizer runs
 }
 
 }  // namespace

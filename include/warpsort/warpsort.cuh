@@ -56,6 +56,17 @@ void sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_ou
                Comp comp = {}, cudaStream_t stream = 0,
                const policy& tuning = default_policy<Key>(), stage_times* times = nullptr);
 
+/// Sorts key-value pairs by key: keys_in/values_in into keys_out/values_out (in place allowed).
+/// Stable: equal keys keep their input order. Values: std::uint32_t or std::uint64_t (any other
+/// 4- or 8-byte value type can be passed reinterpreted as one of them; for an argsort pass the
+/// indices 0..n-1). At most 2^32 - 1 pairs. Temporary storage: two items of
+/// (key, value, 32-bit index) per pair plus O(n / 128).
+template <class Key, class Value, class Comp = less<Key>>
+void sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                const Value* values_in, Value* values_out, std::size_t n, Comp comp = {},
+                cudaStream_t stream = 0, const policy& tuning = default_policy<Key>(),
+                stage_times* times = nullptr);
+
 /// Result of checking a sort's output against reference sorts of the same input.
 struct validation_report {
   bool ok = true;
@@ -66,11 +77,22 @@ struct validation_report {
 };
 
 /// Sorts copies of d_input with thrust::sort and cub::DeviceRadixSort and compares d_result
-/// with each, position by position, under the order's equivalence. Synchronizes the stream.
+/// with each, position by position, under the order's equivalence (floats: also the multiset
+/// of bit patterns). One reference at a time: the device needs room for 2 n more keys plus the
+/// reference sorts' storage. Synchronizes the stream.
 template <class Key, class Comp = less<Key>>
 validation_report validate_against_references(const Key* d_input, const Key* d_result,
                                               std::size_t n, Comp comp = {},
                                               cudaStream_t stream = 0);
+
+/// Checks sorted pairs against two stable references, cub::DeviceRadixSort::SortPairs and
+/// cub::DeviceMergeSort::StableSortPairs: keys under the order's equivalence, values exactly.
+/// One reference at a time. Synchronizes the stream.
+template <class Key, class Value, class Comp = less<Key>>
+validation_report validate_pairs_against_references(const Key* d_keys_in, const Value* d_values_in,
+                                                    const Key* d_keys_out,
+                                                    const Value* d_values_out, std::size_t n,
+                                                    Comp comp = {}, cudaStream_t stream = 0);
 
 /// The same check for many outputs of one input (benchmarks validate every run): both
 /// references are computed once, checked against each other, and kept on the device

@@ -1,0 +1,93 @@
+// GPU tests: key-value pairs for every key type, 4- and 8-byte values, both orders.
+#include "common/gpu_test.hpp"
+#include "common/test_inputs.hpp"
+
+#include <warpsort/warpsort.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+namespace {
+
+using namespace warpsort::testing;
+
+template <class Key>
+class Pairs : public ::testing::Test {};
+using AllKeyTypes =
+    ::testing::Types<std::uint32_t, std::int32_t, float, std::uint64_t, std::int64_t, double>;
+TYPED_TEST_SUITE(Pairs, AllKeyTypes);
+
+/// Sorts (keys, values) with warpsort into poisoned outputs; returns the outputs.
+template <class Key, class Value, class Comp>
+std::pair<std::vector<Key>, std::vector<Value>> sort_pairs_on_gpu(const std::vector<Key>& keys,
+                                                                  const std::vector<Value>& values,
+                                                                  const std::string& what) {
+  const std::size_t n = keys.size();
+  auto k_in = to_device(keys);
+  auto v_in = to_device(values);
+  auto k_out = poisoned<Key>(n);
+  auto v_out = poisoned<Value>(n);
+  std::size_t temp_bytes = 0;
+  warpsort::sort_pairs<Key, Value, Comp>(nullptr, temp_bytes, k_in.get(), k_out.get(), v_in.get(),
+                                         v_out.get(), n);
+  auto temp = poisoned<unsigned char>(temp_bytes);
+  warpsort::sort_pairs<Key, Value, Comp>(temp.get(), temp_bytes, k_in.get(), k_out.get(),
+                                         v_in.get(), v_out.get(), n);
+  const auto report = warpsort::validate_pairs_against_references(
+      k_in.get(), v_in.get(), k_out.get(), v_out.get(), n, Comp{});
+  EXPECT_TRUE(report.ok) << what << ": " << report.message();
+  return {to_host(k_out.get(), n), to_host(v_out.get(), n)};
+}
+
+template <class Value>
+std::vector<Value> iota_values(std::size_t n) {
+  std::vector<Value> v(n);
+  std::iota(v.begin(), v.end(), Value{0});
+  return v;
+}
+
+}  // namespace
+
+TYPED_TEST(Pairs, ArgsortBothValueSizesBothOrders) {
+  WARPSORT_REQUIRE_GPU();
+  using Key = TypeParam;
+  std::vector<std::string> dists = test_distributions();
+  dists.push_back("specials");
+  for (std::size_t n : capped({0, 1, 31, 127, 128, 129, 1000, 4095, 4097, 65537, 1299709}))
+    for (const auto& dist : dists) {
+      const auto keys = make_typed_keys<Key>(dist, n, 31 * n + dist.size());
+      const std::string what = dist + " n=" + std::to_string(n);
+      sort_pairs_on_gpu<Key, std::uint32_t, warpsort::less<Key>>(keys, iota_values<std::uint32_t>(n), "u32 asc " + what);
+      sort_pairs_on_gpu<Key, std::uint64_t, warpsort::greater<Key>>(keys, iota_values<std::uint64_t>(n), "u64 desc " + what);
+    }
+}
+
+// Stability with many duplicate keys, against std::stable_sort on the host.
+TEST(PairsStability, ManyDuplicatesMatchStdStableSort) {
+  WARPSORT_REQUIRE_GPU();
+  for (std::size_t n : capped({1000, 65537, 1299709})) {
+    std::vector<std::uint32_t> keys(n);
+    for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<std::uint32_t>((i * 2654435761u) % 7);
+    keys[n / 2] = 0xffffffffu;  // real keys equal to the padding sentinel keep their values
+    keys[n / 3] = 0xffffffffu;
+    const auto values = iota_values<std::uint64_t>(n);
+    const auto [got_keys, got_values] =
+        sort_pairs_on_gpu<std::uint32_t, std::uint64_t, warpsort::less<std::uint32_t>>(keys, values, "stability");
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(got_keys[i], keys[order[i]]) << "n=" << n << " i=" << i;
+      ASSERT_EQ(got_values[i], values[order[i]]) << "n=" << n << " i=" << i;
+    }
+  }
+}
+
+TEST(PairsLimits, MoreThan2e32PairsIsRefused) {
+  std::size_t bytes = 0;
+  EXPECT_THROW((warpsort::sort_pairs<std::uint32_t, std::uint32_t>(nullptr, bytes, nullptr, nullptr, nullptr,
+                                                                   nullptr, std::size_t{1} << 32)),
+               warpsort::input_error);
+}

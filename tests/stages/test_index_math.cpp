@@ -300,3 +300,35 @@ TEST(Plan, ShapesAndBounds) {
   bad.group_capacity = 10;
   EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
 }
+
+// The offset arithmetic of the large sorts (2^32 + 12345 uint32 keys, 2^31 + 7 uint64 keys):
+// every index the steps compute stays inside the input and the grids stay launchable.
+TEST(Plan, OffsetsNearAndPast2e32) {
+  for (auto [n, key_bytes] : {std::pair<std::size_t, std::size_t>{(std::size_t{1} << 32) + 12345, 4},
+                              {(std::size_t{1} << 32) - 1, 4},
+                              {(std::size_t{1} << 31) + 7, 8}}) {
+    warpsort::policy p;
+    p.group_capacity = static_cast<int>(32768 / key_bytes);
+    const auto plan = warpsort::make_plan(n, p);
+    // step 1: the last chunk starts inside the input
+    EXPECT_LT((plan.chunks - 1) * 128, n);
+    EXPECT_LE(ws::ceil_div(plan.chunks, p.block_threads / 32), std::size_t{0x7fffffff});
+    // step 2: the last pair of every round ends at n
+    std::size_t seq = 128;
+    for (int r = 0; r < plan.merge_rounds; ++r, seq *= 2) {
+      const std::size_t pairs = ws::ceil_div(n, 2 * seq);
+      EXPECT_EQ(ws::pair_of(pairs - 1, seq, n).b_end, n);
+      const std::size_t tasks = pairs * ws::tasks_per_pair(seq, p.merge_task_keys);
+      EXPECT_LE(ws::ceil_div(tasks, p.block_threads / 32), std::size_t{0x7fffffff});
+    }
+    // step 3: the last sample lies in the last sequence holding a sample, inside the input
+    const auto last = ws::sample_site_of(plan.samples - 1, plan.sequence_keys, plan.sample_stride);
+    const std::size_t last_keys = n - (plan.sequences - 1) * plan.sequence_keys;
+    EXPECT_EQ(last.sequence, plan.sequences - (last_keys >= plan.sample_stride ? 1 : 2));
+    EXPECT_LT(last.position, std::min(plan.sequence_keys, n - last.sequence * plan.sequence_keys));
+    EXPECT_LT(ws::splitter_rank(plan.groups - 2, p.oversampling), plan.samples);
+    EXPECT_LE(plan.groups, std::size_t{0x7fffffff});
+    // step 4: a group fits in 32-bit shared-memory offsets
+    EXPECT_LE(plan.group_bound, static_cast<std::size_t>(p.group_capacity));
+  }
+}

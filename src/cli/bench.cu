@@ -304,6 +304,9 @@ void bench_runner::run_gpu(const std::string& algorithm, bench_input<Key>& in, c
     row.step2_ms = step_median(&stage_times::merge_pairs_ms);
     row.step3_ms = step_median(&stage_times::split_ms);
     row.step4_ms = step_median(&stage_times::merge_groups_ms);
+    if (n > 0)
+      row.footprint_bytes_per_key =
+          static_cast<double>(n * sizeof(Key) + temp_bytes) / static_cast<double>(n);
   } else {
     std::unique_ptr<baselines::gpu_sorter<Key>> sorter = baselines::make_gpu_baseline<Key>(algorithm);
     sorter->prepare(n);  // temporary storage allocated before timing

@@ -44,11 +44,28 @@ std::size_t parse_size(const std::string& text) {
   const std::string s = trim(text);
   if (s.empty()) throw input_error("empty size");
   std::size_t n = 0;
-  if (const int e = power_of_two_exponent(s, text); e >= 0) {
+  // "2^a+b" / "2^a-b": a power of two and a decimal offset (sizes just off a power of two).
+  const std::size_t sign = s.rfind("2^", 0) == 0 ? s.find_first_of("+-", 2) : std::string::npos;
+  if (sign != std::string::npos) {
+    const std::string base = trim(s.substr(0, sign)), offset = trim(s.substr(sign + 1));
+    const int e = power_of_two_exponent(base, text);
+    if (e < 0)
+      throw input_error("bad size '" + text + "': expected 2^a+b or 2^a-b (e.g. 2^32+12345)");
+    if (!all_digits(offset) || offset.size() > 15)
+      throw input_error("bad size '" + text + "': the offset b in 2^a+b / 2^a-b must be an integer");
+    const std::size_t power = std::size_t{1} << e, b = static_cast<std::size_t>(std::stoull(offset));
+    if (s[sign] == '+') {
+      n = power + b;  // power <= 2^40 and b < 10^15: no overflow
+    } else {
+      if (b >= power) throw input_error("bad size '" + text + "': sizes must be at least 1");
+      n = power - b;
+    }
+  } else if (const int e = power_of_two_exponent(s, text); e >= 0) {
     n = std::size_t{1} << e;
   } else {
     if (!all_digits(s))
-      throw input_error("bad size '" + text + "': expected an integer or 2^k (e.g. 1000003, 2^20)");
+      throw input_error("bad size '" + text +
+                        "': expected an integer, 2^k, 2^a+b or 2^a-b (e.g. 1000003, 2^20, 2^32+12345)");
     if (s.size() > 15) throw input_error("bad size '" + text + "': too large");
     n = static_cast<std::size_t>(std::stoull(s));
   }
@@ -69,7 +86,10 @@ std::vector<std::size_t> parse_size_list(const std::string& text) {
       continue;
     }
     const std::string lo_text = trim(item.substr(0, dots)), hi_text = trim(item.substr(dots + 2));
-    const int lo = power_of_two_exponent(lo_text, item), hi = power_of_two_exponent(hi_text, item);
+    const bool offsets = lo_text.find_first_of("+-") != std::string::npos ||
+                         hi_text.find_first_of("+-") != std::string::npos;
+    const int lo = offsets ? -1 : power_of_two_exponent(lo_text, item);
+    const int hi = offsets ? -1 : power_of_two_exponent(hi_text, item);
     if (lo < 0 || hi < 0)
       throw input_error("bad size range '" + item + "': ranges go between powers of two, e.g. 2^16..2^28");
     if (lo > hi) throw input_error("bad size range '" + item + "': the lower end is above the upper");

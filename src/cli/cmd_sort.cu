@@ -1,12 +1,18 @@
-// `warpsort sort`: sort a dataset file with warpsort, validate, time, and write the result.
-#include "cli/commands.hpp"
+// `warpsort sort`: sort a dataset file, or keys generated on the host, with warpsort; time,
+// validate, and write the result. Memory-lean so that inputs near the device's capacity fit:
+// one device buffer sorted in place plus warpsort's temporary storage while sorting; the
+// temporary storage freed and the input uploaded again only for validation (see
+// sort_device_bytes_needed for the estimate checked before anything is allocated).
 #include "cli/bench_config.hpp"
+#include "cli/commands.hpp"
 #include "cli/gpu_timing.cuh"
 #include "cli/key_dispatch.hpp"
 #include "cli/memory_check.hpp"
 #include "cli/metadata.hpp"
 #include "cli/metrics.hpp"
+#include "cli/sort_run.cuh"
 #include "data/dataset_io.hpp"
+#include "data/distributions.hpp"
 #include "host/device_buffer.hpp"
 
 #include <warpsort/warpsort.cuh>
@@ -15,86 +21,193 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 namespace warpsort::cli {
 namespace {
 
-template <class Key, class Comp>
-int sort_dataset(data::dataset& ds, const sort_options& o) {
-  const std::size_t n = ds.n;
-  const char* order_name = o.descending ? "descending" : "ascending";
-  fmt::print("input: {} ({} {} keys), order {}\n", o.input, n, data::key_type_name(ds.type), order_name);
-  if (n == 0) {
-    fmt::print("nothing to sort\n");
-    if (!o.output.empty()) data::write_dataset(o.output, ds.type, ds.bytes.data(), 0);
-    return 0;
-  }
+/// The device and the room on it, checked before anything is allocated or generated.
+struct device_check {
+  std::string device_name;
+  std::size_t temp_bytes = 0;
+  std::size_t needed_bytes = 0;
+  std::size_t free_bytes = 0;
+};
 
-  // The device, and room on it, before allocating anything.
+template <class Key, class Comp>
+device_check check_device(std::size_t n, bool out_of_place) {
   const device_inventory inv = query_devices();
   if (!inv.unavailable.empty()) throw cuda_error(cudaErrorNoDevice, inv.unavailable);
-  std::size_t temp_bytes = 0;
-  sort_keys<Key, Comp>(nullptr, temp_bytes, nullptr, nullptr, n);
-  require_device_memory(n, device_bytes_needed(n, sizeof(Key), temp_bytes, std::is_floating_point_v<Key>));
+  device_check d;
+  int current = 0;
+  WARPSORT_CUDA_CHECK(cudaGetDevice(&current));
+  for (const auto& dev : inv.devices)
+    if (dev.index == current) d.device_name = dev.name;
+  d.temp_bytes = warpsort_temp_bytes<Key, Comp>(n);
+  d.needed_bytes = sort_device_bytes_needed(n, sizeof(Key), d.temp_bytes,
+                                            std::is_floating_point_v<Key>, out_of_place);
+  require_device_memory(n, d.needed_bytes);
+  d.free_bytes = device_bytes_free();
+  return d;
+}
+
+std::string plan_line(const sort_plan& p) {
+  if (p.n == 0) return "nothing to sort (n = 0)";
+  std::string line = fmt::format(
+      "{} chunks of {} keys (step 1); {} merge round(s) (step 2) -> L = {} sequence(s) of {} keys",
+      p.chunks, policy::chunk_keys, p.merge_rounds, p.sequences, p.sequence_keys);
+  if (p.splits())
+    line += fmt::format("; split (step 3): sample stride s = {}, M = {} samples -> S = {} groups "
+                        "of at most {} keys (step 4)",
+                        p.sample_stride, p.samples, p.groups, p.group_bound);
+  else
+    line += "; no split or group merge (one sequence)";
+  return line;
+}
+
+/// Sorts h_keys[0..n) (host memory, which ends up holding the sorted keys if --output is given)
+/// on the device; returns the exit code.
+template <class Key, class Comp>
+int sort_host_keys(Key* h_keys, std::size_t n, const std::string& source, const sort_options& o,
+                   const device_check& dev) {
+  const data::key_type type = data::key_type_of<Key>();
+  const std::size_t key_bytes = n * sizeof(Key);
+  const sort_plan plan = make_plan(n, default_policy<Key>());
+  fmt::print("input: {}\n", source);
+  const std::string power = format_size(n);
+  fmt::print("n: {}{}, type {}, order {}, {}\n", n,
+             power == std::to_string(n) ? std::string() : " (" + power + ")", data::key_type_name(type),
+             o.descending ? "descending" : "ascending",
+             o.out_of_place ? "out of place (output buffer poisoned 0xA5 before each run)" : "in place");
+  fmt::print("plan: {}\n", plan_line(plan));
+  fmt::print("device: {}: needs at most {} (estimate), {} free\n", dev.device_name,
+             format_gib(dev.needed_bytes), format_gib(dev.free_bytes));
+  std::fflush(stdout);
 
   cuda_stream stream;
   const cudaStream_t s = stream.get();
-  const detail::device_buffer<Key> pristine(n), work(n);
-  WARPSORT_CUDA_CHECK(cudaMemcpyAsync(pristine.get(), ds.keys<Key>(), n * sizeof(Key),
-                                      cudaMemcpyHostToDevice, s));
-  const reference_checker<Key, Comp> checker(pristine.get(), n, Comp{}, s);
+  const std::size_t temp_bytes = dev.temp_bytes;
+  detail::device_buffer<Key> keys(n);
+  detail::device_buffer<Key> output(o.out_of_place ? n : 0);
+  Key* const d_in = keys.get();
+  Key* const d_out = o.out_of_place ? output.get() : keys.get();
   // At least 1 byte: a null d_temp would make sort_keys a size query.
-  const detail::device_buffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
+  detail::device_buffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
 
-  // Headline runs without stage timing, then a set with it for the step breakdown (as bench).
-  const device_sort_fn<Key> sort = [&](Key* d_keys, cudaStream_t st) {
-    std::size_t bytes = temp_bytes;
-    sort_keys<Key, Comp>(temp.get(), bytes, d_keys, d_keys, n, Comp{}, st);
+  // Every run starts from a fresh upload (and poisoned output and temporary storage), untimed.
+  auto prepare = [&] {
+    upload(d_in, h_keys, n, s);
+    if (o.out_of_place) poison(d_out, key_bytes, s);
+    poison(temp.get(), temp_bytes, s);
   };
-  const device_runs runs =
-      time_device_runs<Key, Comp>(sort, pristine.get(), work.get(), n, o.warmup, o.reps, checker, s);
-  std::vector<double> step_ms[4];
-  const device_sort_fn<Key> sort_with_steps = [&](Key* d_keys, cudaStream_t st) {
+  auto sort = [&](stage_times* times) {
     std::size_t bytes = temp_bytes;
-    stage_times t;
-    sort_keys<Key, Comp>(temp.get(), bytes, d_keys, d_keys, n, Comp{}, st, default_policy<Key>(), &t);
-    step_ms[0].push_back(t.sort_chunks_ms);
-    step_ms[1].push_back(t.merge_pairs_ms);
-    step_ms[2].push_back(t.split_ms);
-    step_ms[3].push_back(t.merge_groups_ms);
+    sort_keys<Key, Comp>(temp.get(), bytes, d_in, d_out, n, Comp{}, s, default_policy<Key>(), times);
   };
-  const device_runs step_runs =
-      time_device_runs<Key, Comp>(sort_with_steps, pristine.get(), work.get(), n, 0, o.reps, checker, s);
+  for (int w = 0; w < o.warmup; ++w) {
+    prepare();
+    sort(nullptr);
+    WARPSORT_CUDA_CHECK(cudaStreamSynchronize(s));
+  }
+  // The step breakdown: one run with stage_times (events between the steps).
+  stage_times steps;
+  prepare();
+  sort(&steps);
+  WARPSORT_CUDA_CHECK(cudaStreamSynchronize(s));
+  // The headline: runs without stage timing, CUDA events around the sort call only.
+  std::vector<double> times_ms;
+  {
+    event_timer timer;
+    for (int r = 0; r < o.reps; ++r) {
+      prepare();
+      timer.start(s);
+      sort(nullptr);
+      times_ms.push_back(timer.stop(s));
+    }
+  }
+  temp = detail::device_buffer<unsigned char>();  // freed before the references need the room
 
-  const run_summary t = summarize(runs.times_ms);
-  fmt::print("device: {}\n", inv.devices.empty() ? "?" : inv.devices.front().name);
+  const run_summary t = summarize(times_ms);
   fmt::print("warpsort: median {:.4f} ms (min {:.4f}, max {:.4f}) over {} run(s): {:.3f} Gkeys/s\n",
-             t.median_ms, t.min_ms, t.max_ms, runs.times_ms.size(),
-             keys_per_second(n, t.median_ms) / 1e9);
-  fmt::print("steps (median ms): 1 sort_chunks {:.4f} | 2 merge_pairs {:.4f} | 3 split {:.4f} | "
-             "4 merge_groups {:.4f}\n",
-             median(step_ms[0]), median(step_ms[1]), median(step_ms[2]), median(step_ms[3]));
+             t.median_ms, t.min_ms, t.max_ms, times_ms.size(), keys_per_second(n, t.median_ms) / 1e9);
+  fmt::print("steps (ms, one run with stage_times): 1 sort_chunks {:.4f} | 2 merge_pairs {:.4f} | "
+             "3 split {:.4f} | 4 merge_groups {:.4f}\n",
+             steps.sort_chunks_ms, steps.merge_pairs_ms, steps.split_ms, steps.merge_groups_ms);
+  // The device memory of the sort itself: the keys (in place; out of place, input and output)
+  // plus warpsort's temporary storage.
+  const std::size_t buffers = o.out_of_place ? 2 : 1;
+  if (n > 0)
+    fmt::print("footprint: {:.4f} bytes/key = ({}{} keys x {} B + {} B temporary storage) / n "
+               "({} plus warpsort's temporary storage)\n",
+               static_cast<double>(buffers * key_bytes + temp_bytes) / static_cast<double>(n),
+               o.out_of_place ? "2 x " : "", n, sizeof(Key), temp_bytes,
+               o.out_of_place ? "input and output buffers" : "keys sorted in place");
+  else
+    fmt::print("footprint: n/a (n = 0; {} B temporary storage)\n", temp_bytes);
+  std::fflush(stdout);
 
-  std::vector<std::string> failures = runs.failures;
-  failures.insert(failures.end(), step_runs.failures.begin(), step_runs.failures.end());
-  if (failures.empty()) {
-    fmt::print("validation: {} (all {} runs)\n", checker.check(work.get()).message(),
-               o.warmup + 2 * o.reps);
+  // The last timed run's output, against thrust::sort and cub::DeviceRadixSort of the input.
+  const std::string problem =
+      validate_sorted<Key, Comp>(h_keys, o.out_of_place ? d_in : nullptr, d_out, n, s);
+  if (problem.empty()) {
+    fmt::print("validation: valid: equal to thrust::sort and cub::DeviceRadixSort (the last timed "
+               "run's output{})\n",
+               std::is_floating_point_v<Key> ? "; same multiset of bit patterns as the input" : "");
   } else {
-    for (const auto& f : failures) fmt::print(stderr, "warpsort: VALIDATION FAILED: {}\n", f);
+    std::fflush(stdout);
+    fmt::print(stderr, "warpsort: VALIDATION FAILED: {}\n", problem);
   }
 
   if (!o.output.empty()) {
-    // work holds the last run's output, validated above.
-    WARPSORT_CUDA_CHECK(cudaMemcpyAsync(ds.keys<Key>(), work.get(), n * sizeof(Key),
-                                        cudaMemcpyDeviceToHost, s));
-    WARPSORT_CUDA_CHECK(cudaStreamSynchronize(s));
-    data::write_dataset(o.output, ds.type, ds.bytes.data(), n);
-    fmt::print("wrote {}{}\n", o.output, failures.empty() ? "" : " (this output did NOT validate)");
+    download(h_keys, d_out, n, s);  // the input is no longer needed on the host
+    data::write_dataset(o.output, type, h_keys, n);
+    fmt::print("wrote {}{}\n", o.output, problem.empty() ? "" : " (this output did NOT validate)");
   }
-  return failures.empty() ? 0 : 1;
+  return problem.empty() ? 0 : 1;
+}
+
+int sort_file(const sort_options& o) {
+  if (!o.distribution.empty() || o.n || o.seed)
+    throw input_error("--n and --seed go with --dist (generated input), not with --input");
+  std::optional<data::key_type> type;
+  if (o.type) type = data::parse_key_type(*o.type);
+  // The file first: a bad file must fail before the device is touched.
+  data::dataset ds = data::read_dataset(o.input, type);
+  require_supported(ds.type);
+  return with_key_and_order(ds.type, o.descending, [&](auto tag, auto comp) {
+    using Key = typename decltype(tag)::type;
+    using Comp = decltype(comp);
+    const device_check dev = check_device<Key, Comp>(ds.n, o.out_of_place);
+    return sort_host_keys<Key, Comp>(ds.keys<Key>(), ds.n, o.input, o, dev);
+  });
+}
+
+int sort_generated(const sort_options& o) {
+  // Every argument is checked before the device is touched.
+  if (!data::is_distribution(o.distribution))
+    throw input_error("unknown distribution '" + o.distribution +
+                      "'; valid: " + join(data::distribution_names()));
+  if (!o.n) throw input_error("--dist needs --n N (an integer, 2^k, 2^a+b or 2^a-b)");
+  // 0 is accepted here (fuzz draws it) although not as a benchmark size.
+  const std::size_t n = *o.n == "0" ? 0 : parse_size(*o.n);
+  const data::key_type type = data::parse_key_type(o.type.value_or("uint32"));
+  require_supported(type);
+  const std::uint64_t seed = o.seed.value_or(1);
+  return with_key_and_order(type, o.descending, [&](auto tag, auto comp) {
+    using Key = typename decltype(tag)::type;
+    using Comp = decltype(comp);
+    require_host_memory(n, n * sizeof(Key) + (std::size_t{256} << 20));
+    const device_check dev = check_device<Key, Comp>(n, o.out_of_place);
+    // Not value-initialized: at 2^32 keys, zeroing would cost seconds before generate() runs.
+    const std::unique_ptr<Key[]> keys(new Key[n]);
+    data::generate<Key>(o.distribution, seed, keys.get(), n);  // the call fuzz makes
+    return sort_host_keys<Key, Comp>(keys.get(), n,
+                                     fmt::format("generated: --dist {} --seed {}", o.distribution, seed),
+                                     o, dev);
+  });
 }
 
 }  // namespace
@@ -102,16 +215,12 @@ int sort_dataset(data::dataset& ds, const sort_options& o) {
 int run_sort(const sort_options& o) {
   if (o.reps < 1) throw input_error("--reps must be at least 1");
   if (o.warmup < 0) throw input_error("--warmup must be at least 0");
-  std::optional<data::key_type> type;
-  if (o.type) type = data::parse_key_type(*o.type);
-  // The file first: a bad file must fail before the device is touched.
-  data::dataset ds = data::read_dataset(o.input, type);
-  require_supported(ds.type);
-  return with_key_type(ds.type, [&](auto tag) {
-    using Key = typename decltype(tag)::type;
-    return o.descending ? sort_dataset<Key, warpsort::greater<Key>>(ds, o)
-                        : sort_dataset<Key, warpsort::less<Key>>(ds, o);
-  });
+  const bool file = !o.input.empty(), generated = !o.distribution.empty();
+  if (file && generated)
+    throw input_error("give either --input FILE or --dist D --n N (generated keys), not both");
+  if (!file && !generated)
+    throw input_error("no input: give --input FILE, or --dist D --n N [--seed S] [--type T]");
+  return file ? sort_file(o) : sort_generated(o);
 }
 
 }  // namespace warpsort::cli

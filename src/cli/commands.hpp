@@ -10,17 +10,39 @@
 namespace warpsort::cli {
 
 struct sort_options {
-  std::string input;
-  std::string output;               // empty: do not write
-  std::optional<std::string> type;  // required for raw files; must match a .npy's dtype
+  // The input: a file, or keys generated on the host (exactly one of the two).
+  std::string input;                 // --input FILE
+  std::string distribution;          // --dist D (with --n; the same data::generate call as fuzz)
+  std::optional<std::string> n;      // --n N, a size expression: "1000", "2^20", "2^32+12345"
+  std::optional<std::uint64_t> seed; // --seed S (generated input only; default 1)
+  std::string output;                // empty: do not write
+  std::optional<std::string> type;   // file: required for raw files, must match a .npy's dtype;
+                                     // generated: the key type (default uint32)
   bool descending = false;
-  int reps = 5;
+  bool out_of_place = false;         // sort into a second buffer (poisoned 0xA5) as fuzz does
+  int reps = 1;
   int warmup = 1;
 };
-/// Reads the file (before touching the device), checks device memory, sorts with warpsort,
-/// validates every run against thrust::sort and cub::DeviceRadixSort, prints the timing, writes
-/// the sorted keys. Returns 1 if validation failed.
+/// Reads the file, or checks the generator's arguments, before touching the device; checks
+/// device memory (sort_device_bytes_needed) before allocating anything; then uploads the keys
+/// into one device buffer and sorts them in place with warpsort (warm-ups, one run with
+/// stage_times, then the timed runs, each on a fresh upload), frees warpsort's temporary
+/// storage, uploads the input again and validates the last run's output with
+/// validate_against_references. Prints the plan, the timing, the steps, the validation and the
+/// footprint (n sizeof(Key) + temp bytes) / n; writes the sorted keys if asked. Returns 1 if
+/// validation failed.
 int run_sort(const sort_options& options);
+
+struct fuzz_options {
+  double seconds = 0;                 // run for this long (required)
+  std::optional<std::uint64_t> seed;  // the case generator's seed; default: from the clock
+  std::string max_n = "2^22";         // largest n drawn
+  bool inject_failure = false;        // debug: corrupt one output key before validating
+};
+/// Differential fuzzing of warpsort against thrust::sort and cub::DeviceRadixSort on random
+/// (key type, n, distribution, order, seed) cases. On the first failure prints the case and a
+/// `warpsort sort` command that reproduces it and returns 1; otherwise returns 0.
+int run_fuzz(const fuzz_options& options);
 
 struct generate_options {
   std::string distribution;

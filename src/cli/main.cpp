@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -87,7 +88,7 @@ void add_bench_options(CLI::App& bench, bench_arguments& a) {
 
 int dispatch(int argc, char** argv) {
   const std::string command = cli::command_line(std::vector<std::string>(argv, argv + argc));
-  CLI::App app{"warpsort: GPU Warp Sort (Ye et al., IPDPS 2010) -- benchmarks, file sorting, datasets",
+  CLI::App app{"warpsort: GPU Warp Sort (Ye et al., IPDPS 2010) -- benchmarks, sorting, fuzzing, datasets",
                "warpsort"};
   app.require_subcommand(0, 1);
   bench_arguments bench_args;
@@ -96,22 +97,49 @@ int dispatch(int argc, char** argv) {
   add_bench_options(*bench, bench_args);
 
   cli::sort_options sort_opts;
-  std::string sort_type;
-  CLI::App* sort = app.add_subcommand("sort", "sort a dataset file (.npy or raw) with warpsort, validated and timed");
-  sort->add_option("--input", sort_opts.input, "dataset file (.npy, or raw little-endian keys with --type)")
-      ->required();
+  std::string sort_type, sort_n;
+  std::uint64_t sort_seed = 1;
+  CLI::App* sort = app.add_subcommand(
+      "sort", "sort a dataset file (--input) or generated keys (--dist, --n) with warpsort: in place, "
+              "timed, validated against thrust::sort and cub::DeviceRadixSort");
+  sort->add_option("--input", sort_opts.input, "dataset file (.npy, or raw little-endian keys with --type)");
+  sort->add_option("--dist", sort_opts.distribution,
+                   "instead of --input: generate the keys on the host, distribution: " +
+                       cli::join(data::distribution_names()));
+  CLI::Option* n_opt = sort->add_option(
+      "--n", sort_n, "with --dist: number of keys (integer, 2^k, 2^a+b or 2^a-b, e.g. 2^32+12345)");
+  CLI::Option* seed_opt = sort->add_option("--seed", sort_seed, "with --dist: seed (default 1)");
   sort->add_option("--output", sort_opts.output, "write the sorted keys here (.npy keeps the dtype)");
-  CLI::Option* type_opt = sort->add_option("--type", sort_type, "key type (needed for raw files)");
+  CLI::Option* type_opt = sort->add_option(
+      "--type", sort_type, "key type (raw files: required; --dist: default uint32; supported: " +
+                               cli::join(cli::supported_key_type_names()) + ")");
   sort->add_flag("--descending", sort_opts.descending, "sort in descending order");
-  sort->add_option("--reps", sort_opts.reps, "timed runs")->capture_default_str();
-  sort->add_option("--warmup", sort_opts.warmup, "untimed (validated) runs first")->capture_default_str();
+  sort->add_flag("--out-of-place", sort_opts.out_of_place,
+                 "sort into a second buffer poisoned with 0xA5 (as `warpsort fuzz` does) instead of in place");
+  sort->add_option("--reps", sort_opts.reps, "timed runs (each on a fresh upload)")->capture_default_str();
+  sort->add_option("--warmup", sort_opts.warmup, "untimed runs first")->capture_default_str();
+
+  cli::fuzz_options fuzz_opts;
+  std::uint64_t fuzz_seed = 0;
+  CLI::App* fuzz = app.add_subcommand(
+      "fuzz", "differential fuzzing: random cases (key type, n, distribution, order, seed) sorted "
+              "by warpsort and checked against thrust::sort and cub::DeviceRadixSort");
+  fuzz->add_option("--seconds", fuzz_opts.seconds, "run for this many seconds")->required();
+  CLI::Option* fuzz_seed_opt =
+      fuzz->add_option("--seed", fuzz_seed, "seed of the case generator (default: from the clock, printed)");
+  fuzz->add_option("--max-n", fuzz_opts.max_n, "largest n drawn (integer, 2^k, 2^a+b or 2^a-b)")
+      ->capture_default_str();
+  // Debug: proves that failures are reported (the first case with n >= 1 fails).
+  fuzz->add_flag("--inject-failure", fuzz_opts.inject_failure,
+                 "corrupt one output key before validation")
+      ->group("");
 
   cli::generate_options gen_opts;
   CLI::App* generate = app.add_subcommand("generate", "write a dataset file (CPU only)");
   generate->add_option("--dist", gen_opts.distribution,
                        "distribution: " + cli::join(data::distribution_names()))
       ->required();
-  generate->add_option("--n", gen_opts.n, "number of keys (integer or 2^k)")->required();
+  generate->add_option("--n", gen_opts.n, "number of keys (integer, 2^k, 2^a+b or 2^a-b)")->required();
   generate->add_option("--seed", gen_opts.seed, "seed")->capture_default_str();
   generate->add_option("--output", gen_opts.output, "file to write (.npy, else raw)")->required();
   generate->add_option("--type", gen_opts.type,
@@ -136,7 +164,13 @@ int dispatch(int argc, char** argv) {
   if (*bench) return cli::run_bench(bench_args.to_config(), command);
   if (*sort) {
     if (*type_opt) sort_opts.type = sort_type;
+    if (*n_opt) sort_opts.n = sort_n;
+    if (*seed_opt) sort_opts.seed = sort_seed;
     return cli::run_sort(sort_opts);
+  }
+  if (*fuzz) {
+    if (*fuzz_seed_opt) fuzz_opts.seed = fuzz_seed;
+    return cli::run_fuzz(fuzz_opts);
   }
   if (*generate) return cli::run_generate(gen_opts);
   if (*info) return cli::run_info();

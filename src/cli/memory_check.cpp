@@ -22,6 +22,15 @@ std::size_t device_bytes_needed(std::size_t n, std::size_t key_bytes, std::size_
   return std::max(checker_construction, sorting) + slack;
 }
 
+std::size_t sort_device_bytes_needed(std::size_t n, std::size_t key_bytes, std::size_t temp_bytes,
+                                     bool floating_keys, bool out_of_place) {
+  const std::size_t keys = n * key_bytes;
+  const std::size_t sorting = (out_of_place ? 2 : 1) * keys + temp_bytes;
+  const std::size_t validating = (floating_keys ? 5 : 4) * keys;
+  const std::size_t slack = (std::size_t{64} << 20) + keys / 8;
+  return std::max(sorting, validating) + slack;
+}
+
 std::size_t host_bytes_needed(std::size_t n, std::size_t key_bytes, bool end_to_end, bool cpu_baselines) {
   std::size_t copies = 2;                // keys + reference
   if (end_to_end) copies += 3;           // pageable result, pinned input, pinned result

@@ -17,6 +17,18 @@ namespace warpsort::cli {
 std::size_t device_bytes_needed(std::size_t n, std::size_t key_bytes, std::size_t largest_temp_bytes,
                                 bool floating_keys);
 
+/// Peak device bytes of `warpsort sort` (and `warpsort fuzz`), which never hold a reference
+/// while sorting: phase 1 sorts with the keys on the device (one buffer sorted in place, or an
+/// input and an output buffer with out_of_place) plus warpsort's temporary storage; the
+/// temporary storage is freed, and phase 2 holds the input and the sorted keys (2 n keys) while
+/// validate_against_references adds, one reference at a time, 2 n keys (thrust::sort's copy and
+/// its merge buffer; cub::DeviceRadixSort's double buffer) or, for floats, 3 n keys (the input's
+/// sorted bit patterns, then the result's, sorted through a double buffer). Plus slack for the
+/// radix sorts' temporaries and allocation granularity (64 MiB + n key_bytes / 8):
+///   max(keys * (out_of_place ? 2 : 1) + temp, keys * (floating ? 5 : 4)) + slack, keys = n key_bytes.
+std::size_t sort_device_bytes_needed(std::size_t n, std::size_t key_bytes, std::size_t temp_bytes,
+                                     bool floating_keys, bool out_of_place);
+
 /// Host bytes of a benchmark input: the keys and the reference copy, plus the end-to-end
 /// buffers (pageable result, pinned input and result) and the CPU baselines' working copy and
 /// padding when those run.

@@ -121,7 +121,8 @@ nlohmann::json row_to_json(const result_row& r) {
           {"step2_ms", optional(r.step2_ms)},
           {"step3_ms", optional(r.step3_ms)},
           {"step4_ms", optional(r.step4_ms)},
-          {"validated", r.validated}};
+          {"validated", r.validated},
+          {"footprint_bytes_per_key", optional(r.footprint_bytes_per_key)}};
 }
 
 void write_csv(const std::string& path, const std::vector<result_row>& rows) {
@@ -181,6 +182,12 @@ nlohmann::json method_description(int warmup, int reps, int cpu_reps, bool e2e) 
        "ratio_vs_cub_merge = cub_merge median / this median (and likewise for cub_radix), same key "
        "type, distribution and n, same process; > 1 means faster than CUB. cub_merge and cub_radix "
        "always run when any GPU algorithm is benchmarked, listed or not."},
+      {"footprint_bytes_per_key",
+       "warpsort rows only (null elsewhere; JSON only, not a CSV column): the device memory of "
+       "the sort itself per key, (n * sizeof(key) + warpsort's temporary storage bytes) / n, "
+       "i.e. the keys sorted in place plus the temporary storage sort_keys asks for. Buffers the "
+       "benchmark keeps for restoring and validating (pristine input, references) are not "
+       "counted."},
       {"memory",
        "Before allocating for an n, the device bytes needed are estimated and compared with "
        "cudaMemGetInfo's free bytes (host bytes with MemAvailable); an n that does not fit is "
@@ -245,12 +252,18 @@ void print_summary(std::FILE* out, const std::vector<result_row>& rows,
                  cell(r->ratio_vs_cub_radix, "x"), cell(r->e2e_pageable_ms, " ms"),
                  cell(r->e2e_pinned_ms, " ms"), r->validated ? "ok" : "FAILED");
     }
-    if (const result_row* ws = find_row(group, "warpsort"); ws && ws->step1_ms) {
-      fmt::print(out,
-                 "  warpsort steps (ms): 1 sort_chunks {:.4f} | 2 merge_pairs {:.4f} | "
-                 "3 split {:.4f} | 4 merge_groups {:.4f}\n",
-                 *ws->step1_ms, ws->step2_ms.value_or(0), ws->step3_ms.value_or(0),
-                 ws->step4_ms.value_or(0));
+    const result_row* ws = find_row(group, "warpsort");
+    if (ws && (ws->step1_ms || ws->footprint_bytes_per_key)) {
+      std::string line = "  warpsort";
+      if (ws->step1_ms)
+        line += fmt::format(" steps (ms): 1 sort_chunks {:.4f} | 2 merge_pairs {:.4f} | "
+                            "3 split {:.4f} | 4 merge_groups {:.4f}",
+                            *ws->step1_ms, ws->step2_ms.value_or(0), ws->step3_ms.value_or(0),
+                            ws->step4_ms.value_or(0));
+      if (ws->footprint_bytes_per_key)
+        line += fmt::format("{} footprint {:.2f} B/key", ws->step1_ms ? " |" : "",
+                            *ws->footprint_bytes_per_key);
+      fmt::print(out, "{}\n", line);
     }
   }
   const std::vector<std::string> goals = goal_lines(rows);
@@ -264,7 +277,8 @@ void print_summary(std::FILE* out, const std::vector<result_row>& rows,
              "bandwidth_gbs) = 2 n sizeof(key) / time: one read + one write per key, the "
              "normalisation CCCL's benchmarks use.\nvs merge / vs radix = cub_merge / cub_radix "
              "median divided by this median (> 1: faster than CUB). e2e = host -> device, sort, "
-             "device -> host (host clock).\n");
+             "device -> host (host clock).\nfootprint = warpsort's device bytes per key: "
+             "(n sizeof(key) + its temporary storage) / n, keys sorted in place.\n");
   std::fflush(out);
 }
 

@@ -26,6 +26,9 @@ struct result_row {
   std::optional<double> e2e_pageable_ms, e2e_pinned_ms;
   std::optional<double> step1_ms, step2_ms, step3_ms, step4_ms;
   bool validated = true;  // every run (warm-up and timed) matched the references
+  // JSON and summary only, not a CSV column (the CSV header is fixed): warpsort rows' device
+  // bytes per key of the sort itself, (n sizeof(key) + temporary storage bytes) / n.
+  std::optional<double> footprint_bytes_per_key;
 };
 
 /// The CSV columns, in order (the header row joins them with commas).

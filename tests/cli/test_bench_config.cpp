@@ -50,6 +50,34 @@ TEST(ParseSize, RejectsGarbage) {
   EXPECT_NE(error_of([] { parse_size("abc"); }).find("abc"), std::string::npos);
 }
 
+TEST(ParseSize, PowerOfTwoPlusOrMinusAnOffset) {
+  constexpr std::size_t one = 1;
+  EXPECT_EQ(parse_size("2^32+12345"), (one << 32) + 12345);
+  EXPECT_EQ(parse_size("2^31+7"), (one << 31) + 7);
+  EXPECT_EQ(parse_size("2^31-1"), (one << 31) - 1);
+  EXPECT_EQ(parse_size("2^10-1023"), 1u);
+  EXPECT_EQ(parse_size("2^0+0"), 1u);
+  EXPECT_EQ(parse_size("2^20-0"), one << 20);
+  EXPECT_EQ(parse_size(" 2^16 + 3 "), (one << 16) + 3);  // blanks around the sign
+  EXPECT_EQ(parse_size("2^39+549755813888"), one << 40);  // exactly the limit
+  EXPECT_EQ(parse_size_list("2^20-1,2^20,2^20+1"), (sizes{(one << 20) - 1, one << 20, (one << 20) + 1}));
+}
+
+TEST(ParseSize, RejectsBadOffsets) {
+  for (const char* bad : {"2^10-1024", "2^10-2000", "2^3+", "2^3-", "2^3+x", "2^3++1", "2^3+-1",
+                          "2^3+1-1", "2^3+1.5", "2^+3", "2^x+1", "2^41+1", "2^40+1",
+                          "2^3+1000000000000000", "3^4+1", "+5", "2^3*2", "1+2"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_THROW(parse_size(bad), input_error);
+  }
+  EXPECT_NE(error_of([] { parse_size("2^10-1024"); }).find("at least 1"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_size("2^40+1"); }).find("larger than 2^40"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_size("2^3+x"); }).find("2^3+x"), std::string::npos);
+  // Ranges stay between plain powers of two.
+  EXPECT_THROW(parse_size_list("2^10+1..2^12"), input_error);
+  EXPECT_THROW(parse_size_list("2^10..2^12-1"), input_error);
+}
+
 TEST(ParseSizeList, RangesListsAndDuplicates) {
   EXPECT_EQ(parse_size_list("2^16..2^20"),
             (sizes{1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20}));
@@ -196,6 +224,25 @@ TEST(MemoryCheck, EstimatesCoverEveryBuffer) {
   EXPECT_GE(device_bytes_needed(n, 4, 3 * keys, true), 10 * keys);  // floats: 3 more in check()
   EXPECT_GT(host_bytes_needed(n, 4, true, true), host_bytes_needed(n, 4, false, false));
   EXPECT_EQ(format_gib(std::size_t{3} << 29), "1.50 GiB");
+}
+
+TEST(MemoryCheck, SortCommandIsAboutFourKeysPerKey) {
+  constexpr std::size_t GiB = std::size_t{1} << 30;
+  // Sorting: keys + temp; validating (temp freed): input + sorted + the validator's 2 n
+  // (floats 3 n). Plus 64 MiB + keys / 8.
+  const std::size_t n = (std::size_t{1} << 32) + 12345, keys = n * 4, temp = keys + n / 32;
+  const std::size_t slack = (std::size_t{64} << 20) + keys / 8;
+  EXPECT_EQ(sort_device_bytes_needed(n, 4, temp, false, false), 4 * keys + slack);
+  EXPECT_EQ(sort_device_bytes_needed(n, 4, temp, true, false), 5 * keys + slack);
+  EXPECT_EQ(sort_device_bytes_needed(n, 4, temp, false, true), 4 * keys + slack);  // 2 + temp < 4
+  EXPECT_EQ(sort_device_bytes_needed(n, 4, 5 * keys, false, false), 6 * keys + slack);  // huge temp
+  EXPECT_EQ(sort_device_bytes_needed(n, 4, 5 * keys, false, true), 7 * keys + slack);
+  // The targets: 2^32+12345 uint32 and 2^31+7 uint64 fit an 80 GB H100 (about 79 GiB free).
+  EXPECT_LT(sort_device_bytes_needed(n, 4, temp, false, false), 70 * GiB);
+  const std::size_t n64 = (std::size_t{1} << 31) + 7;
+  EXPECT_LT(sort_device_bytes_needed(n64, 8, n64 * 8 + n64 / 16, false, false), 70 * GiB);
+  EXPECT_LT(sort_device_bytes_needed(n, 4, temp, false, false), device_bytes_needed(n, 4, temp, false));
+  EXPECT_EQ(sort_device_bytes_needed(0, 4, 0, false, false), std::size_t{64} << 20);
 }
 
 }  // namespace

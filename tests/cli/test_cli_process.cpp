@@ -15,7 +15,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -75,7 +77,7 @@ void expect_clean_error(const process_result& r, const std::string& needle) {
 TEST_F(CliProcess, HelpListsTheSubcommands) {
   const process_result r = run_warpsort("--help");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  for (const char* sub : {"bench", "sort", "generate", "info"}) EXPECT_CONTAINS(r.output, sub);
+  for (const char* sub : {"bench", "sort", "fuzz", "generate", "info"}) EXPECT_CONTAINS(r.output, sub);
 }
 
 TEST_F(CliProcess, GenerateWritesTheDistributionAsNpy) {
@@ -151,11 +153,61 @@ TEST_F(CliProcess, SortRawFileNeedsAType) {
 }
 
 TEST_F(CliProcess, UnknownSubcommandAndOption) {
-  for (const char* args : {"frobnicate", "bench --bogus", "sort --input x.npy --bogus", "info extra"}) {
+  for (const char* args : {"frobnicate", "bench --bogus", "sort --input x.npy --bogus", "info extra",
+                           "fuzz --seconds 1 --bogus", "fuzz"}) {
     const process_result r = run_warpsort(args);
     EXPECT_NE(r.exit_code, 0) << args << "\n" << r.output;
     EXPECT_NE(r.exit_code, -1) << args << " crashed\n" << r.output;
   }
+}
+
+TEST_F(CliProcess, SortTakesExactlyOneInput) {
+  const process_result both = run_warpsort("sort --input " + path("x.npy") + " --dist uniform --n 10");
+  expect_clean_error(both, "not both");
+  EXPECT_CONTAINS(both.output, "--input");
+  EXPECT_CONTAINS(both.output, "--dist");
+  expect_clean_error(run_warpsort("sort"), "no input");
+  expect_clean_error(run_warpsort("sort --dist uniform"), "--n");
+  expect_clean_error(run_warpsort("sort --input " + path("x.npy") + " --seed 3"), "--dist");
+  expect_clean_error(run_warpsort("sort --input " + path("x.npy") + " --n 10"), "--dist");
+}
+
+TEST_F(CliProcess, SortGeneratedArgumentErrorsComeBeforeTheDevice) {
+  const process_result r = run_warpsort("sort --dist nosuch --n 10");
+  expect_clean_error(r, "unknown distribution 'nosuch'");
+  for (const std::string& name : warpsort::data::distribution_names()) EXPECT_CONTAINS(r.output, name);
+  EXPECT_EQ(r.output.find("CUDA"), std::string::npos) << r.output;
+  for (const auto& [args, needle] : std::vector<std::pair<std::string, std::string>>{
+           {"sort --dist uniform --n 2^x", "2^x"},
+           {"sort --dist uniform --n 2^10-1024", "at least 1"},
+           {"sort --dist uniform --n 2^41+1", "2^41+1"},
+           {"sort --dist uniform --n 10 --type int128", "int128"},
+           {"sort --dist uniform --n 10 --reps 0", "--reps"}}) {
+    SCOPED_TRACE(args);
+    const process_result e = run_warpsort(args);
+    expect_clean_error(e, needle);
+    EXPECT_EQ(e.output.find("CUDA"), std::string::npos) << e.output;
+  }
+}
+
+TEST_F(CliProcess, FuzzArgumentErrorsComeBeforeTheDevice) {
+  expect_clean_error(run_warpsort("fuzz --seconds 0"), "--seconds");
+  expect_clean_error(run_warpsort("fuzz --seconds -1"), "--seconds");
+  expect_clean_error(run_warpsort("fuzz --seconds 1 --max-n 2^x"), "2^x");
+  // --inject-failure is a hidden debug flag.
+  const process_result help = run_warpsort("fuzz --help");
+  EXPECT_EQ(help.exit_code, 0) << help.output;
+  EXPECT_CONTAINS(help.output, "--seconds");
+  EXPECT_EQ(help.output.find("inject"), std::string::npos) << help.output;
+}
+
+TEST_F(CliProcess, WithoutAGpuSortAndFuzzSaySo) {
+  if (warpsort::testing::gpu_unavailable_reason().empty()) GTEST_SKIP() << "a GPU is present";
+  const process_result fuzz = run_warpsort("fuzz --seconds 1");
+  EXPECT_NE(fuzz.exit_code, 0) << fuzz.output;
+  expect_clean_error(fuzz, "no CUDA device is available");
+  expect_clean_error(run_warpsort("fuzz --seconds 1 --seed 1 --inject-failure"), "no CUDA device is available");
+  expect_clean_error(run_warpsort("sort --dist uniform --n 2^20+1"), "no CUDA device is available");
 }
 
 TEST_F(CliProcess, BenchArgumentErrorsComeBeforeTheDevice) {
@@ -279,6 +331,75 @@ TEST_F(CliProcess, SortRoundTripOtherKeyTypes) {
       EXPECT_TRUE(std::is_sorted(sorted.keys<std::int64_t>(), sorted.keys<std::int64_t>() + sorted.n));
     }
   }
+}
+
+}  // namespace
+
+// ---- GPU: sort of generated keys and the fuzzer ----
+namespace {
+
+/// The number in "fuzz: N cases, 0 failures" (-1 if absent).
+long fuzz_cases(const std::string& output) {
+  std::smatch m;
+  if (!std::regex_search(output, m, std::regex("fuzz: ([0-9]+) cases, 0 failures"))) return -1;
+  return std::stol(m[1].str());
+}
+
+TEST_F(CliProcess, SortGeneratedValidatesAndPrintsTheFootprint) {
+  WARPSORT_REQUIRE_GPU();
+  const std::size_t n = 100003;
+  const process_result r = run_warpsort("sort --dist uniform --n 100003 --type float64 --descending "
+                                        "--output " + path("down.npy"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* text : {"n: 100003", "float64", "descending", "in place", "plan:", "merge round",
+                           "groups", "median", "Gkeys/s", "1 sort_chunks", "4 merge_groups",
+                           "footprint: ", " bytes/key", "validation: valid"})
+    EXPECT_CONTAINS(r.output, text);
+  // The same generator call as data::generate<double>("uniform", 1, ...), sorted descending.
+  std::vector<double> expected = warpsort::data::generate<double>("uniform", 1, n);
+  std::sort(expected.begin(), expected.end(), [](double a, double b) { return b < a; });
+  const auto sorted = warpsort::data::read_npy(path("down.npy"));
+  ASSERT_EQ(sorted.type, key_type::float64);
+  ASSERT_EQ(sorted.n, n);
+  EXPECT_TRUE(std::equal(expected.begin(), expected.end(), sorted.keys<double>()));
+}
+
+TEST_F(CliProcess, SortGeneratedSizeFormsOutOfPlaceAndEmpty) {
+  WARPSORT_REQUIRE_GPU();
+  const process_result r = run_warpsort("sort --dist entropy_0.337 --n 2^16+1 --seed 9 --type int64 "
+                                        "--out-of-place --reps 3 --warmup 0");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_CONTAINS(r.output, "n: 65537");
+  EXPECT_CONTAINS(r.output, "out of place");
+  EXPECT_CONTAINS(r.output, "over 3 run(s)");
+  EXPECT_CONTAINS(r.output, "validation: valid");
+  const process_result empty = run_warpsort("sort --dist uniform --n 0");
+  EXPECT_EQ(empty.exit_code, 0) << empty.output;
+  EXPECT_CONTAINS(empty.output, "validation: valid");
+}
+
+TEST_F(CliProcess, FuzzRunsCleanCases) {
+  WARPSORT_REQUIRE_GPU();
+  const process_result r = run_warpsort("fuzz --seconds 5 --seed 1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_CONTAINS(r.output, "seed 1");
+  EXPECT_GT(fuzz_cases(r.output), 0) << r.output;
+  EXPECT_CONTAINS(r.output, "largest n");
+}
+
+TEST_F(CliProcess, FuzzReportsAnInjectedFailureWithAReproCommand) {
+  WARPSORT_REQUIRE_GPU();
+  const process_result r = run_warpsort("fuzz --seconds 5 --seed 1 --inject-failure");
+  ASSERT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_CONTAINS(r.output, "FAILED");
+  EXPECT_CONTAINS(r.output, "mismatch");
+  EXPECT_EQ(fuzz_cases(r.output), -1) << r.output;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.output, m, std::regex("warpsort (sort --dist [^\\n]*)"))) << r.output;
+  // The repro command runs the same case without the corruption: it must pass.
+  const process_result repro = run_warpsort(m[1].str());
+  EXPECT_EQ(repro.exit_code, 0) << m[1].str() << "\n" << repro.output;
+  EXPECT_CONTAINS(repro.output, "validation: valid");
 }
 
 }  // namespace

@@ -83,6 +83,18 @@ TEST(Json, RowObjectsUseNullForEmptyCells) {
   EXPECT_EQ(j["n"], 1024);
 }
 
+TEST(Json, FootprintOnlyInJsonAndOnlyForWarpsort) {
+  result_row ws = make_row("warpsort", "gpu", 0.25);
+  ws.footprint_bytes_per_key = 8.0625;
+  const nlohmann::json j = row_to_json(ws);
+  EXPECT_DOUBLE_EQ(j["footprint_bytes_per_key"].get<double>(), 8.0625);
+  EXPECT_TRUE(row_to_json(make_row("cub_merge", "gpu", 1.0))["footprint_bytes_per_key"].is_null());
+  // The CSV keeps its fixed columns.
+  EXPECT_EQ(csv_header().find("footprint"), std::string::npos);
+  EXPECT_EQ(count(csv_row(ws), ','), csv_columns().size() - 1);
+  EXPECT_TRUE(method_description(1, 5, 3, true).contains("footprint_bytes_per_key"));
+}
+
 TEST(Files, CsvAndJsonWrittenIntoNewDirectories) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() /
                                     ("warpsort_test_results_" + std::to_string(::getpid()));
@@ -140,6 +152,7 @@ TEST(Summary, PrintsEveryAlgorithmAndTheFooter) {
   ws.step2_ms = 0.2;
   ws.step3_ms = 0.3;
   ws.step4_ms = 0.4;
+  ws.footprint_bytes_per_key = 8.0625;
   std::vector<result_row> rows{ws, make_row("cub_merge", "gpu", 2.0)};
   fill_ratios(rows);
   char* buffer = nullptr;
@@ -150,7 +163,7 @@ TEST(Summary, PrintsEveryAlgorithmAndTheFooter) {
   const std::string text(buffer, size);
   std::free(buffer);
   for (const char* expected : {"uint32 uniform n=2^10 (1024 keys)", "warpsort", "cub_merge", "2.00x",
-                               "1 sort_chunks 0.1000", "4 merge_groups 0.4000",
+                               "1 sort_chunks 0.1000", "4 merge_groups 0.4000 | footprint 8.06 B/key",
                                "cub_radix ran although not listed", "one read + one write per key"})
     EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
 }

@@ -1,7 +1,8 @@
-// Baseline "cub_merge": cub::DeviceMergeSort::SortKeys with cuda::std::less, ascending, in place.
+// Baseline "cub_merge": cub::DeviceMergeSort::SortKeys with warpsort::less (the same order as
+// warpsort: for floats the total order, so NaNs and -0.0 sort as in the reference), in place.
 // CUB's temporary storage (which includes its own key buffer) is allocated in prepare().
 #include <cub/device/device_merge_sort.cuh>
-#include <cuda/std/functional>
+#include <warpsort/order.cuh>
 
 #include <algorithm>
 #include <cstdint>
@@ -13,7 +14,7 @@ namespace warpsort::baselines::detail {
 namespace {
 
 template <class Key>
-using merge_less = ::cuda::std::less<Key>;
+using merge_less = ::warpsort::less<Key>;
 
 template <class Key>
 std::size_t merge_cub_bytes(std::size_t n) {

@@ -3,13 +3,16 @@
 // thrust::sort with their own comparator get.
 #include "baselines/thrust_sorter.cuh"
 
+#include <warpsort/order.cuh>
+
 namespace warpsort::baselines::detail {
 namespace {
 
-/// A user comparator: ascending, like thrust::less, but opaque to Thrust's radix-sort dispatch.
+/// A user comparator: warpsort's ascending order (for floats its total order), opaque to
+/// Thrust's radix-sort dispatch.
 template <class Key>
 struct custom_less {
-  __host__ __device__ bool operator()(const Key& a, const Key& b) const { return a < b; }
+  __host__ __device__ bool operator()(const Key& a, const Key& b) const { return ::warpsort::less<Key>{}(a, b); }
 };
 
 }  // namespace

@@ -29,10 +29,7 @@ std::size_t merge_cub_bytes(std::size_t n) {
 /// Enough for every n <= max_n, on both offset paths.
 template <class Key>
 std::size_t merge_cub_bytes_up_to(std::size_t max_n) {
-  constexpr std::size_t u32_max = UINT32_MAX;
-  std::size_t bytes = merge_cub_bytes<Key>(std::min(max_n, u32_max));
-  if (max_n > u32_max) bytes = std::max(bytes, merge_cub_bytes<Key>(max_n));
-  return bytes;
+  return cub_bytes_up_to(max_n, [](std::size_t n) { return merge_cub_bytes<Key>(n); });
 }
 
 template <class Key>

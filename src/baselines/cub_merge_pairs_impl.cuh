@@ -47,10 +47,7 @@ std::size_t merge_pairs_cub_bytes(std::size_t n) {
 /// Enough for every n <= max_n, on both offset paths.
 template <bool Stable, class Key, class Value>
 std::size_t merge_pairs_cub_bytes_up_to(std::size_t max_n) {
-  constexpr std::size_t u32_max = UINT32_MAX;
-  std::size_t bytes = merge_pairs_cub_bytes<Stable, Key, Value>(std::min(max_n, u32_max));
-  if (max_n > u32_max) bytes = std::max(bytes, merge_pairs_cub_bytes<Stable, Key, Value>(max_n));
-  return bytes;
+  return cub_bytes_up_to(max_n, [](std::size_t n) { return merge_pairs_cub_bytes<Stable, Key, Value>(n); });
 }
 
 template <bool Stable, class Key, class Value>

@@ -49,10 +49,7 @@ std::size_t radix_pairs_cub_bytes(std::size_t n) {
 /// What prepare(max_n) allocates for CUB: enough for every n <= max_n, on both offset paths.
 template <class Key, class Value>
 std::size_t radix_pairs_cub_bytes_up_to(std::size_t max_n) {
-  constexpr std::size_t u32_max = UINT32_MAX;
-  std::size_t bytes = radix_pairs_cub_bytes<Key, Value>(std::min(max_n, u32_max));
-  if (max_n > u32_max) bytes = std::max(bytes, radix_pairs_cub_bytes<Key, Value>(max_n));
-  return bytes;
+  return cub_bytes_up_to(max_n, [](std::size_t n) { return radix_pairs_cub_bytes<Key, Value>(n); });
 }
 
 template <class Key, class Value>

@@ -43,6 +43,19 @@ decltype(auto) with_offset_type(std::size_t n, F&& f) {
   return f(static_cast<std::uint64_t>(n));
 }
 
+/// CUB's temporary storage for every n <= max_n: `bytes_for(n)` queried on both offset widths
+/// that with_offset_type() chooses between (32-bit up to 2^32 - 1, 64-bit above), the larger kept.
+template <class Query>
+std::size_t cub_bytes_up_to(std::size_t max_n, Query bytes_for) {
+  constexpr std::size_t u32_max = UINT32_MAX;
+  std::size_t bytes = bytes_for(max_n < u32_max ? max_n : u32_max);
+  if (max_n > u32_max) {
+    const std::size_t wide = bytes_for(max_n);
+    bytes = wide > bytes ? wide : bytes;
+  }
+  return bytes;
+}
+
 /// Frees a device allocation without throwing (for destructors and for growing in prepare()).
 void free_device_noexcept(void* p) noexcept;
 

@@ -3,16 +3,21 @@
 // host, uploaded once to a pristine device buffer, and both references are computed once; each
 // algorithm then allocates its temporary storage, runs warm-ups and timed runs on a work buffer
 // restored from the pristine copy before every run, and every run's output is validated.
+// With --values (pairs mode) the same per (key type, distribution, n) for (key, index) pairs:
+// pristine keys and values, one stable reference (pair_check.cuh), warpsort::sort_pairs and the
+// pair baselines; no end-to-end or CPU runs.
 #include "cli/bench.hpp"
 
 #include "baselines/cpu_baselines.hpp"
 #include "baselines/gpu_baselines.cuh"
+#include "baselines/gpu_pair_baselines.cuh"
 #include "cli/gpu_timing.cuh"
 #include "cli/host_check.hpp"
 #include "cli/key_dispatch.hpp"
 #include "cli/memory_check.hpp"
 #include "cli/metadata.hpp"
 #include "cli/metrics.hpp"
+#include "cli/pair_check.cuh"
 #include "cli/results.hpp"
 #include "data/distributions.hpp"
 #include "host/device_buffer.hpp"
@@ -60,6 +65,60 @@ struct bench_input {
   pinned_buffer<Key> pinned_in, pinned_out;
 };
 
+/// Device temporary bytes a pairs algorithm needs for n pairs (as its size query returns).
+template <class Key, class Value>
+std::size_t pair_temp_bytes_of(const std::string& algorithm, std::size_t n) {
+  if (algorithm == "warpsort") return warpsort_pair_temp_bytes<Key, Value, warpsort::less<Key>>(n);
+  return baselines::make_gpu_pair_baseline<Key, Value>(algorithm)->temp_bytes(n);
+}
+
+/// What one (key type, distribution, n) provides to every pairs algorithm run on it.
+template <class Key, class Value>
+struct bench_pair_input {
+  std::string label;  // "uint32+uint32 uniform 2^24"
+  std::string type;   // "uint32+uint32"
+  std::string dist;
+  std::size_t n = 0;
+  detail::device_buffer<Key> pristine_keys;      // never sorted
+  detail::device_buffer<Value> pristine_values;  // 0..n-1, never sorted
+  detail::device_buffer<Key> work_keys;          // restored from the pristine copies before every run
+  detail::device_buffer<Value> work_values;
+  std::unique_ptr<pair_checker<Key, Value>> checker;
+};
+
+/// Sorts the pairs (d_keys, d_values) in place on a stream; everything it needs is allocated
+/// beforehand.
+template <class Key, class Value>
+using pair_sort_fn = std::function<void(Key* d_keys, Value* d_values, cudaStream_t stream)>;
+
+/// time_device_runs for pairs: for each of `warmup` + `reps` runs, restore the work keys AND
+/// values from the pristine copies (not timed), record an event, sort, record an event, then
+/// check the output (`stable`: against the stable reference exactly).
+template <class Key, class Value>
+device_runs time_pair_runs(const pair_sort_fn<Key, Value>& sort, bench_pair_input<Key, Value>& in,
+                           bool stable, int warmup, int reps, cudaStream_t stream) {
+  device_runs runs;
+  event_timer timer;
+  const std::size_t n = in.n;
+  for (int run = 0; run < warmup + reps; ++run) {
+    WARPSORT_CUDA_CHECK(cudaMemcpyAsync(in.work_keys.get(), in.pristine_keys.get(), n * sizeof(Key),
+                                        cudaMemcpyDeviceToDevice, stream));
+    WARPSORT_CUDA_CHECK(cudaMemcpyAsync(in.work_values.get(), in.pristine_values.get(),
+                                        n * sizeof(Value), cudaMemcpyDeviceToDevice, stream));
+    timer.start(stream);
+    sort(in.work_keys.get(), in.work_values.get(), stream);
+    const float ms = timer.stop(stream);
+    const bool timed = run >= warmup;
+    if (timed) runs.times_ms.push_back(ms);
+    const std::string problem = in.checker->check(in.work_keys.get(), in.work_values.get(), stable);
+    if (!problem.empty())
+      runs.failures.push_back((timed ? "timed run " + std::to_string(run - warmup + 1)
+                                     : "warm-up run " + std::to_string(run + 1)) +
+                              ": " + problem);
+  }
+  return runs;
+}
+
 class bench_runner {
  public:
   bench_runner(const bench_config& config, algorithm_plan plan)
@@ -72,8 +131,16 @@ class bench_runner {
     for (data::key_type type : config_.key_types)
       with_key_type(type, [&](auto tag) {
         using Key = typename decltype(tag)::type;
-        for (const std::string& dist : config_.distributions)
-          for (std::size_t n : config_.sizes) run_input<Key>(dist, n);
+        if (config_.values == value_type::none) {
+          for (const std::string& dist : config_.distributions)
+            for (std::size_t n : config_.sizes) run_input<Key>(dist, n);
+          return;
+        }
+        with_value_type(config_.values, [&](auto vtag) {
+          using Value = typename decltype(vtag)::type;
+          for (const std::string& dist : config_.distributions)
+            for (std::size_t n : config_.sizes) run_pair_input<Key, Value>(dist, n);
+        });
       });
   }
 
@@ -120,7 +187,8 @@ class bench_runner {
     return row;
   }
 
-  template <class Key>
+  /// Value = void: keys only; else bandwidth counts keys and values.
+  template <class Key, class Value = void>
   void set_times(result_row& row, const std::vector<double>& times_ms) {
     const run_summary s = summarize(times_ms);
     row.reps = static_cast<int>(times_ms.size());
@@ -128,8 +196,15 @@ class bench_runner {
     row.min_ms = s.min_ms;
     row.max_ms = s.max_ms;
     row.keys_per_s = keys_per_second(row.n, s.median_ms);
-    row.bandwidth_gbs = bandwidth_gbs(row.n, sizeof(Key), s.median_ms);
+    std::size_t item_bytes = sizeof(Key);
+    if constexpr (!std::is_void_v<Value>) item_bytes += sizeof(Value);
+    row.bandwidth_gbs = bandwidth_gbs(row.n, item_bytes, s.median_ms);
   }
+
+  template <class Key, class Value>
+  void run_pair_input(const std::string& dist, std::size_t n);
+  template <class Key, class Value>
+  void run_pair_gpu(const std::string& algorithm, bench_pair_input<Key, Value>& in, cudaStream_t stream);
 
   template <class Key>
   void run_input(const std::string& dist, std::size_t n);
@@ -341,6 +416,134 @@ void bench_runner::run_cpu(const std::string& algorithm, const bench_input<Key>&
   finish_row(row, what);
 }
 
+template <class Key, class Value>
+void bench_runner::run_pair_input(const std::string& dist, std::size_t n) {
+  const std::string type = pair_type_name(data::key_type_name(data::key_type_of<Key>()), config_.values);
+  const std::string label = fmt::format("{} {} {}", type, dist, format_size(n));
+
+  std::vector<std::string> gpu;
+  for (const std::string& a : plan_.gpu) {
+    const auto cap = config_.algorithm_max_n.find(a);
+    if (cap != config_.algorithm_max_n.end() && n > cap->second) {
+      progress(a + " " + label, "skipped (runs only up to n=" + format_size(cap->second) + ")");
+      note(a + " runs only up to n=" + format_size(cap->second) + " in this experiment");
+    } else if (a == "warpsort" && n > max_pairs) {
+      progress(a + " " + label, "skipped (sort_pairs takes at most 2^32 - 1 pairs)");
+      note("warpsort::sort_pairs takes at most 2^32 - 1 pairs: warpsort skipped at n=" + format_size(n));
+    } else {
+      gpu.push_back(a);
+    }
+  }
+  if (gpu.empty()) return;
+
+  // Memory, before allocating anything for this n: an n that does not fit is skipped.
+  try {
+    std::size_t largest_temp = 0;
+    for (const std::string& a : gpu)
+      largest_temp = std::max(largest_temp, pair_temp_bytes_of<Key, Value>(a, n));
+    require_device_memory(n, pairs_device_bytes_needed(n, sizeof(Key), sizeof(Value), largest_temp));
+    require_host_memory(n, n * sizeof(Key) + (std::size_t{256} << 20));
+  } catch (const input_error& e) {
+    note("skipped " + label + ": " + e.what());
+    fmt::print(stderr, "warpsort: skipping {}: {}\n", label, e.what());
+    for (const auto& a : gpu) progress(a + " " + label, "skipped (does not fit in memory)");
+    return;
+  }
+
+  const cudaStream_t stream = stream_.get();
+  bench_pair_input<Key, Value> in;
+  in.label = label;
+  in.type = type;
+  in.dist = dist;
+  in.n = n;
+  {
+    const std::vector<Key> keys = data::generate<Key>(dist, config_.seed, n);
+    in.pristine_keys = detail::device_buffer<Key>(n);
+    WARPSORT_CUDA_CHECK(cudaMemcpyAsync(in.pristine_keys.get(), keys.data(), n * sizeof(Key),
+                                        cudaMemcpyHostToDevice, stream));
+    WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));  // before `keys` goes
+  }
+  in.pristine_values = detail::device_buffer<Value>(n);
+  fill_indices(in.pristine_values.get(), n, stream);
+  // The reference (built and checked once) before the work buffers: its check needs the room.
+  in.checker = std::make_unique<pair_checker<Key, Value>>(in.pristine_keys.get(),
+                                                          in.pristine_values.get(), n, stream);
+  in.work_keys = detail::device_buffer<Key>(n);
+  in.work_values = detail::device_buffer<Value>(n);
+
+  for (const std::string& a : gpu) {
+    try {
+      run_pair_gpu<Key, Value>(a, in, stream);
+    } catch (const input_error& e) {
+      note("skipped " + a + " " + label + ": " + e.what());
+      fmt::print(stderr, "warpsort: skipping {} {}: {}\n", a, label, e.what());
+      progress(a + " " + label, "skipped (see notes)");
+    }
+  }
+}
+
+template <class Key, class Value>
+void bench_runner::run_pair_gpu(const std::string& algorithm, bench_pair_input<Key, Value>& in,
+                                cudaStream_t stream) {
+  const std::size_t n = in.n;
+  const std::string what = algorithm + " " + in.label;
+  result_row row = new_row(algorithm, "gpu", in.type, in.dist, n);
+  std::vector<std::string> failures;
+  auto add_failures = [&](const device_runs& runs) {
+    failures.insert(failures.end(), runs.failures.begin(), runs.failures.end());
+  };
+
+  if (algorithm == "warpsort") {
+    using order = warpsort::less<Key>;
+    const std::size_t temp_bytes = warpsort_pair_temp_bytes<Key, Value, order>(n);
+    // Allocated before timing (at least 1 byte: a null d_temp would make sort_pairs a size query).
+    const detail::device_buffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
+    // Headline runs: no stage timing.
+    const pair_sort_fn<Key, Value> sort = [&](Key* k, Value* v, cudaStream_t s) {
+      std::size_t bytes = temp_bytes;
+      sort_pairs<Key, Value, order>(temp.get(), bytes, k, k, v, v, n, order{}, s);
+    };
+    const device_runs runs = time_pair_runs<Key, Value>(sort, in, true, config_.warmup, config_.reps, stream);
+    set_times<Key, Value>(row, runs.times_ms);
+    add_failures(runs);
+    // Step breakdown: a separate set of runs with stage_times (validated too).
+    std::vector<stage_times> steps;
+    const pair_sort_fn<Key, Value> sort_with_steps = [&](Key* k, Value* v, cudaStream_t s) {
+      std::size_t bytes = temp_bytes;
+      stage_times t;
+      sort_pairs<Key, Value, order>(temp.get(), bytes, k, k, v, v, n, order{}, s,
+                                    default_policy<Key>(), &t);
+      steps.push_back(t);
+    };
+    add_failures(time_pair_runs<Key, Value>(sort_with_steps, in, true, 0, config_.reps, stream));
+    auto step_median = [&](float stage_times::*field) {
+      std::vector<double> v;
+      for (const auto& t : steps) v.push_back(t.*field);
+      return median(v);
+    };
+    row.step1_ms = step_median(&stage_times::sort_chunks_ms);
+    row.step2_ms = step_median(&stage_times::merge_pairs_ms);
+    row.step3_ms = step_median(&stage_times::split_ms);
+    row.step4_ms = step_median(&stage_times::merge_groups_ms);
+    if (n > 0)
+      row.footprint_bytes_per_key =
+          static_cast<double>(n * (sizeof(Key) + sizeof(Value)) + temp_bytes) / static_cast<double>(n);
+  } else {
+    std::unique_ptr<baselines::gpu_pair_sorter<Key, Value>> sorter =
+        baselines::make_gpu_pair_baseline<Key, Value>(algorithm);
+    sorter->prepare(n);  // temporary storage allocated before timing
+    const pair_sort_fn<Key, Value> sort = [&](Key* k, Value* v, cudaStream_t s) {
+      sorter->sort(k, v, n, false, s);
+    };
+    const device_runs runs =
+        time_pair_runs<Key, Value>(sort, in, sorter->stable(), config_.warmup, config_.reps, stream);
+    set_times<Key, Value>(row, runs.times_ms);
+    add_failures(runs);
+  }
+  report_failures(what, failures, row);
+  finish_row(row, what);
+}
+
 /// out_dir/out_stem, to which ".csv" and ".json" are appended.
 std::string output_stem(const bench_config& config) {
   return (std::filesystem::path(config.out_dir) / config.out_stem).string();
@@ -352,7 +555,8 @@ void write_results(const bench_config& config, const nlohmann::json& metadata,
   const std::string stem = output_stem(config);
   write_csv(stem + ".csv", rows);
   write_json(stem + ".json", metadata,
-             method_description(config.warmup, config.reps, config.cpu_reps, config.e2e), notes, rows);
+             method_description(config.warmup, config.reps, config.cpu_reps, config.e2e, config.values),
+             notes, rows);
 }
 
 }  // namespace
@@ -360,8 +564,11 @@ void write_results(const bench_config& config, const nlohmann::json& metadata,
 int run_bench(const bench_config& config, const std::string& command) {
   config.check();
   for (data::key_type t : config.key_types) require_supported(t);
-  const algorithm_plan plan = plan_algorithms(config.algorithms, baselines::gpu_baseline_names(),
-                                              baselines::cpu_baseline_names());
+  const bool pairs = config.values != value_type::none;
+  const algorithm_plan plan =
+      pairs ? plan_pair_algorithms(config.algorithms, baselines::gpu_pair_baseline_names())
+            : plan_algorithms(config.algorithms, baselines::gpu_baseline_names(),
+                              baselines::cpu_baseline_names());
   // Even CPU-only runs need the device: the references are thrust::sort and CUB on the GPU.
   if (const device_inventory inv = query_devices(); !inv.unavailable.empty())
     throw cuda_error(cudaErrorNoDevice, inv.unavailable);
@@ -370,7 +577,8 @@ int run_bench(const bench_config& config, const std::string& command) {
   std::vector<std::string> sizes;
   for (std::size_t n : config.sizes) sizes.push_back(format_size(n));
   std::vector<std::string> types;
-  for (data::key_type t : config.key_types) types.push_back(data::key_type_name(t));
+  for (data::key_type t : config.key_types)
+    types.push_back(pair_type_name(data::key_type_name(t), config.values));
   metadata["config"] = {{"sizes", sizes},
                         {"distributions", config.distributions},
                         {"key_types", types},
@@ -383,12 +591,21 @@ int run_bench(const bench_config& config, const std::string& command) {
                         {"cpu_reps", config.cpu_reps},
                         {"cpu_max_n", config.cpu_max_n},
                         {"cpu_threads", config.threads},
-                        {"end_to_end", config.e2e}};
+                        {"values", value_type_name(config.values)},
+                        {"end_to_end", config.e2e && !pairs}};
 
   bench_runner runner(config, plan);
   if (!plan.added.empty())
     runner.notes().push_back(join(plan.added) + " ran although not listed: the ratio columns need " +
-                             "cub_merge and cub_radix");
+                             (pairs ? "cub_merge_stable_pairs and cub_radix_pairs" : "cub_merge and cub_radix"));
+  if (pairs) {
+    runner.notes().push_back(
+        "pairs (--values " + value_type_name(config.values) + "): values are the input indices "
+        "(argsort); ratio_vs_cub_merge is against cub::DeviceMergeSort::StableSortPairs "
+        "(cub_merge_stable_pairs), ratio_vs_cub_radix against cub::DeviceRadixSort::SortPairs "
+        "(cub_radix_pairs); bandwidth counts keys and values");
+    if (config.e2e) runner.notes().push_back("end-to-end timing is not measured for pairs (e2e columns empty)");
+  }
   try {
     runner.run();
   } catch (const std::exception& e) {

@@ -200,4 +200,60 @@ algorithm_plan plan_algorithms(const std::vector<std::string>& requested,
   return plan;
 }
 
+algorithm_plan plan_pair_algorithms(const std::vector<std::string>& requested,
+                                    const std::vector<std::string>& pair_baselines) {
+  auto contains = [](const std::vector<std::string>& v, const std::string& s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+  };
+  std::vector<std::string> valid{"warpsort"};
+  valid.insert(valid.end(), pair_baselines.begin(), pair_baselines.end());
+  algorithm_plan plan;
+  if (contains(requested, "warpsort")) plan.gpu.push_back("warpsort");
+  for (const std::string& name : requested) {
+    if (!contains(valid, name))
+      throw input_error("algorithm '" + name + "' does not sort key-value pairs; with --values the "
+                        "algorithms are: all, " + join(valid));
+    if (name != "warpsort" && !contains(plan.gpu, name)) plan.gpu.push_back(name);
+  }
+  if (!plan.gpu.empty()) {
+    for (const char* needed : {"cub_merge_stable_pairs", "cub_radix_pairs"}) {
+      if (!contains(plan.gpu, needed)) {
+        plan.gpu.push_back(needed);
+        plan.added.push_back(needed);
+      }
+    }
+  }
+  return plan;
+}
+
+std::vector<std::string> parse_algorithm_list(const std::string& text, value_type values,
+                                              const std::vector<std::string>& keys_names,
+                                              const std::vector<std::string>& pair_names) {
+  auto contains = [](const std::vector<std::string>& v, const std::string& s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+  };
+  std::vector<std::string> valid;
+  if (values == value_type::none) {
+    valid = keys_names;
+  } else {
+    valid.push_back("warpsort");
+    valid.insert(valid.end(), pair_names.begin(), pair_names.end());
+  }
+  if (trim(text) == "all") return valid;
+  std::vector<std::string> names;
+  for (const std::string& item : split_list(text)) {
+    if (!contains(valid, item)) {
+      if (values != value_type::none && contains(keys_names, item))
+        throw input_error("algorithm '" + item + "' sorts keys only; with --values " +
+                          value_type_name(values) + " the algorithms are: all, " + join(valid));
+      if (values == value_type::none && contains(pair_names, item))
+        throw input_error("algorithm '" + item + "' sorts key-value pairs: give --values uint32 "
+                          "or --values uint64 (keys-only algorithms: all, " + join(valid) + ")");
+      throw input_error("unknown algorithm '" + item + "'; valid: all, " + join(valid));
+    }
+    if (!contains(names, item)) names.push_back(item);
+  }
+  return names;
+}
+
 }  // namespace warpsort::cli

@@ -2,6 +2,7 @@
 // Pure C++: no CUDA, so the unit tests run anywhere.
 #pragma once
 
+#include "cli/value_type.hpp"
 #include "data/key_types.hpp"
 
 #include <cstddef>
@@ -43,6 +44,10 @@ struct bench_config {
   std::vector<std::string> distributions;
   std::vector<std::string> algorithms;  // as requested: "warpsort", GPU and CPU baseline names
   std::vector<data::key_type> key_types{data::key_type::uint32};
+  /// none: keys only. uint32 / uint64: every algorithm sorts (key, value) pairs whose values
+  /// are the input indices (an argsort); the algorithms are then warpsort (sort_pairs) and the
+  /// pair baselines.
+  value_type values = value_type::none;
   int reps = 5;
   int warmup = 1;
   std::uint64_t seed = 1;
@@ -79,6 +84,19 @@ struct algorithm_plan {
 algorithm_plan plan_algorithms(const std::vector<std::string>& requested,
                                const std::vector<std::string>& gpu_baselines,
                                const std::vector<std::string>& cpu_baselines);
+
+/// Pairs mode (--values): the requested names are "warpsort" and pair baselines;
+/// cub_merge_stable_pairs and cub_radix_pairs are added (the ratios need them). Other names are
+/// an input_error.
+algorithm_plan plan_pair_algorithms(const std::vector<std::string>& requested,
+                                    const std::vector<std::string>& pair_baselines);
+
+/// --algos: a comma list or "all". Keys only (values none): every name of `keys_names`
+/// (all_algorithm_names); with values: "warpsort" and `pair_names`. A keys-only name given
+/// with values, or a pair name without, is an input_error that says so and names the valid ones.
+std::vector<std::string> parse_algorithm_list(const std::string& text, value_type values,
+                                              const std::vector<std::string>& keys_names,
+                                              const std::vector<std::string>& pair_names);
 
 /// Every algorithm name the command line accepts: "warpsort", then GPU, then CPU baselines.
 std::vector<std::string> all_algorithm_names(const std::vector<std::string>& gpu_baselines,

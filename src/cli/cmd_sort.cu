@@ -20,6 +20,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
+#include <filesystem>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -52,6 +54,39 @@ device_check check_device(std::size_t n, bool out_of_place) {
   require_device_memory(n, d.needed_bytes);
   d.free_bytes = device_bytes_free();
   return d;
+}
+
+template <class Key, class Value, class Comp>
+device_check check_device_pairs(std::size_t n, bool out_of_place) {
+  const device_inventory inv = query_devices();
+  if (!inv.unavailable.empty()) throw cuda_error(cudaErrorNoDevice, inv.unavailable);
+  device_check d;
+  int current = 0;
+  WARPSORT_CUDA_CHECK(cudaGetDevice(&current));
+  for (const auto& dev : inv.devices)
+    if (dev.index == current) d.device_name = dev.name;
+  d.temp_bytes = warpsort_pair_temp_bytes<Key, Value, Comp>(n);
+  d.needed_bytes = sort_pairs_device_bytes_needed(n, sizeof(Key), sizeof(Value), d.temp_bytes,
+                                                  out_of_place);
+  require_device_memory(n, d.needed_bytes);
+  d.free_bytes = device_bytes_free();
+  return d;
+}
+
+/// n < 2^32 for --values, checked before anything else (warpsort::sort_pairs' limit).
+void require_pair_count(std::size_t n) {
+  if (n > max_pairs)
+    throw input_error(fmt::format("--values: warpsort::sort_pairs sorts at most 2^32 - 1 = {} pairs; "
+                                  "n = {} is too many (sort keys only, without --values)",
+                                  max_pairs, n));
+}
+
+/// FILE.values.EXT for --output FILE.EXT (the sorted values of a --values run).
+std::string values_path(const std::string& output) {
+  const std::filesystem::path p(output);
+  std::filesystem::path v = p;
+  v.replace_filename(p.stem().string() + ".values" + p.extension().string());
+  return v.string();
 }
 
 std::string plan_line(const sort_plan& p) {
@@ -169,19 +204,152 @@ int sort_host_keys(Key* h_keys, std::size_t n, const std::string& source, const 
   return problem.empty() ? 0 : 1;
 }
 
+/// The same for (key, index) pairs with warpsort::sort_pairs (an argsort): the values 0..n-1
+/// are generated on the device before every run.
+template <class Key, class Value, class Comp>
+int sort_host_pairs(Key* h_keys, std::size_t n, const std::string& source, const sort_options& o,
+                    const device_check& dev) {
+  const data::key_type type = data::key_type_of<Key>();
+  const std::size_t pair_bytes = n * (sizeof(Key) + sizeof(Value));
+  const sort_plan plan = make_plan(n, default_policy<Key>());
+  fmt::print("input: {}\n", source);
+  const std::string power = format_size(n);
+  fmt::print("n: {}{}, type {}, values {} (the input indices: argsort), order {}, {}\n", n,
+             power == std::to_string(n) ? std::string() : " (" + power + ")", data::key_type_name(type),
+             data::key_type_name(data::key_type_of<Value>()), o.descending ? "descending" : "ascending",
+             o.out_of_place ? "out of place (output keys and values poisoned 0xA5 before each run)"
+                            : "in place");
+  fmt::print("plan: {}\n", plan_line(plan));
+  fmt::print("device: {}: needs at most {} (estimate), {} free\n", dev.device_name,
+             format_gib(dev.needed_bytes), format_gib(dev.free_bytes));
+  std::fflush(stdout);
+
+  cuda_stream stream;
+  const cudaStream_t s = stream.get();
+  const std::size_t temp_bytes = dev.temp_bytes;
+  detail::device_buffer<Key> keys(n);
+  detail::device_buffer<Value> values(n);
+  detail::device_buffer<Key> out_keys(o.out_of_place ? n : 0);
+  detail::device_buffer<Value> out_values(o.out_of_place ? n : 0);
+  Key* const d_kin = keys.get();
+  Value* const d_vin = values.get();
+  Key* const d_kout = o.out_of_place ? out_keys.get() : keys.get();
+  Value* const d_vout = o.out_of_place ? out_values.get() : values.get();
+  // At least 1 byte: a null d_temp would make sort_pairs a size query.
+  detail::device_buffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
+
+  // Every run starts from a fresh upload of the keys and fresh indices (and poisoned output and
+  // temporary storage), untimed.
+  auto prepare = [&] {
+    upload(d_kin, h_keys, n, s);
+    fill_indices(d_vin, n, s);
+    if (o.out_of_place) {
+      poison(d_kout, n * sizeof(Key), s);
+      poison(d_vout, n * sizeof(Value), s);
+    }
+    poison(temp.get(), temp_bytes, s);
+  };
+  auto sort = [&](stage_times* times) {
+    std::size_t bytes = temp_bytes;
+    sort_pairs<Key, Value, Comp>(temp.get(), bytes, d_kin, d_kout, d_vin, d_vout, n, Comp{}, s,
+                                 default_policy<Key>(), times);
+  };
+  for (int w = 0; w < o.warmup; ++w) {
+    prepare();
+    sort(nullptr);
+    WARPSORT_CUDA_CHECK(cudaStreamSynchronize(s));
+  }
+  stage_times steps;
+  prepare();
+  sort(&steps);
+  WARPSORT_CUDA_CHECK(cudaStreamSynchronize(s));
+  std::vector<double> times_ms;
+  {
+    event_timer timer;
+    for (int r = 0; r < o.reps; ++r) {
+      prepare();
+      timer.start(s);
+      sort(nullptr);
+      times_ms.push_back(timer.stop(s));
+    }
+  }
+  temp = detail::device_buffer<unsigned char>();  // freed before the references need the room
+
+  const run_summary t = summarize(times_ms);
+  fmt::print("warpsort (sort_pairs): median {:.4f} ms (min {:.4f}, max {:.4f}) over {} run(s): "
+             "{:.3f} Gpairs/s\n",
+             t.median_ms, t.min_ms, t.max_ms, times_ms.size(), keys_per_second(n, t.median_ms) / 1e9);
+  fmt::print("steps (ms, one run with stage_times): 1 sort_chunks {:.4f} | 2 merge_pairs {:.4f} | "
+             "3 split {:.4f} | 4 merge_groups {:.4f}\n",
+             steps.sort_chunks_ms, steps.merge_pairs_ms, steps.split_ms, steps.merge_groups_ms);
+  const std::size_t buffers = o.out_of_place ? 2 : 1;
+  if (n > 0)
+    fmt::print("footprint: {:.4f} bytes/pair = ({}{} pairs x ({} + {}) B + {} B temporary storage) / n "
+               "({} plus warpsort's temporary storage)\n",
+               static_cast<double>(buffers * pair_bytes + temp_bytes) / static_cast<double>(n),
+               o.out_of_place ? "2 x " : "", n, sizeof(Key), sizeof(Value), temp_bytes,
+               o.out_of_place ? "input and output keys and values" : "keys and values sorted in place");
+  else
+    fmt::print("footprint: n/a (n = 0; {} B temporary storage)\n", temp_bytes);
+  std::fflush(stdout);
+
+  // The last timed run's output, against cub::DeviceRadixSort::SortPairs and
+  // cub::DeviceMergeSort::StableSortPairs of the input pairs.
+  const std::string problem = validate_sorted_pairs<Key, Value, Comp>(
+      h_keys, o.out_of_place ? d_kin : nullptr, o.out_of_place ? d_vin : nullptr, d_kout, d_vout, n, s);
+  if (problem.empty()) {
+    fmt::print("validation: valid: equal to cub::DeviceRadixSort::SortPairs and "
+               "cub::DeviceMergeSort::StableSortPairs (keys under the order's equivalence, values "
+               "exactly: stable; the last timed run's output)\n");
+  } else {
+    std::fflush(stdout);
+    fmt::print(stderr, "warpsort: VALIDATION FAILED: {}\n", problem);
+  }
+
+  if (!o.output.empty()) {
+    download(h_keys, d_kout, n, s);  // the input is no longer needed on the host
+    data::write_dataset(o.output, type, h_keys, n);
+    std::vector<Value> h_values(n);
+    download(h_values.data(), d_vout, n, s);
+    const std::string vpath = values_path(o.output);
+    data::write_dataset(vpath, data::key_type_of<Value>(), h_values.data(), n);
+    fmt::print("wrote {} (keys) and {} (values){}\n", o.output, vpath,
+               problem.empty() ? "" : " (this output did NOT validate)");
+  }
+  return problem.empty() ? 0 : 1;
+}
+
+/// Sorts keys, or (--values) pairs whose values are the indices: checks the device first, then
+/// calls host_keys() for the n host keys (a file's, or generated only once the device check
+/// has passed).
+template <class Key, class Comp>
+int sort_keys_or_pairs(value_type values, std::size_t n, const std::string& source,
+                       const sort_options& o, const std::function<Key*()>& host_keys) {
+  if (values == value_type::none) {
+    const device_check dev = check_device<Key, Comp>(n, o.out_of_place);
+    return sort_host_keys<Key, Comp>(host_keys(), n, source, o, dev);
+  }
+  return with_value_type(values, [&](auto vtag) {
+    using Value = typename decltype(vtag)::type;
+    const device_check dev = check_device_pairs<Key, Value, Comp>(n, o.out_of_place);
+    return sort_host_pairs<Key, Value, Comp>(host_keys(), n, source, o, dev);
+  });
+}
+
 int sort_file(const sort_options& o) {
   if (!o.distribution.empty() || o.n || o.seed)
     throw input_error("--n and --seed go with --dist (generated input), not with --input");
   std::optional<data::key_type> type;
   if (o.type) type = data::parse_key_type(*o.type);
   // The file first: a bad file must fail before the device is touched.
+  const value_type values = parse_value_type(o.values);
   data::dataset ds = data::read_dataset(o.input, type);
   require_supported(ds.type);
+  if (values != value_type::none) require_pair_count(ds.n);
   return with_key_and_order(ds.type, o.descending, [&](auto tag, auto comp) {
     using Key = typename decltype(tag)::type;
     using Comp = decltype(comp);
-    const device_check dev = check_device<Key, Comp>(ds.n, o.out_of_place);
-    return sort_host_keys<Key, Comp>(ds.keys<Key>(), ds.n, o.input, o, dev);
+    return sort_keys_or_pairs<Key, Comp>(values, ds.n, o.input, o, [&] { return ds.keys<Key>(); });
   });
 }
 
@@ -195,18 +363,23 @@ int sort_generated(const sort_options& o) {
   const std::size_t n = *o.n == "0" ? 0 : parse_size(*o.n);
   const data::key_type type = data::parse_key_type(o.type.value_or("uint32"));
   require_supported(type);
+  const value_type values = parse_value_type(o.values);
+  if (values != value_type::none) require_pair_count(n);
   const std::uint64_t seed = o.seed.value_or(1);
   return with_key_and_order(type, o.descending, [&](auto tag, auto comp) {
     using Key = typename decltype(tag)::type;
     using Comp = decltype(comp);
-    require_host_memory(n, n * sizeof(Key) + (std::size_t{256} << 20));
-    const device_check dev = check_device<Key, Comp>(n, o.out_of_place);
+    // The host holds the keys (and, with --output and --values, the downloaded values).
+    require_host_memory(n, n * (sizeof(Key) + (o.output.empty() ? 0 : value_bytes(values))) +
+                               (std::size_t{256} << 20));
     // Not value-initialized: at 2^32 keys, zeroing would cost seconds before generate() runs.
-    const std::unique_ptr<Key[]> keys(new Key[n]);
-    data::generate<Key>(o.distribution, seed, keys.get(), n);  // the call fuzz makes
-    return sort_host_keys<Key, Comp>(keys.get(), n,
-                                     fmt::format("generated: --dist {} --seed {}", o.distribution, seed),
-                                     o, dev);
+    std::unique_ptr<Key[]> keys;
+    return sort_keys_or_pairs<Key, Comp>(
+        values, n, fmt::format("generated: --dist {} --seed {}", o.distribution, seed), o, [&] {
+          keys.reset(new Key[n]);
+          data::generate<Key>(o.distribution, seed, keys.get(), n);  // the call fuzz makes
+          return keys.get();
+        });
   });
 }
 

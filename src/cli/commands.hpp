@@ -20,6 +20,8 @@ struct sort_options {
                                      // generated: the key type (default uint32)
   bool descending = false;
   bool out_of_place = false;         // sort into a second buffer (poisoned 0xA5) as fuzz does
+  std::string values = "none";       // --values: none, or uint32 / uint64 (argsort with sort_pairs;
+                                     // the values are the input indices 0..n-1; n < 2^32)
   int reps = 1;
   int warmup = 1;
 };
@@ -30,7 +32,10 @@ struct sort_options {
 /// storage, uploads the input again and validates the last run's output with
 /// validate_against_references. Prints the plan, the timing, the steps, the validation and the
 /// footprint (n sizeof(Key) + temp bytes) / n; writes the sorted keys if asked. Returns 1 if
-/// validation failed.
+/// validation failed. With values (uint32 / uint64): the same for (key, index) pairs sorted by
+/// sort_pairs and validated with validate_pairs_against_references; the footprint is per pair,
+/// (n (sizeof(Key) + sizeof(Value)) + temp bytes) / n; --output also writes the sorted values
+/// (FILE with ".values" before the extension).
 int run_sort(const sort_options& options);
 
 struct fuzz_options {

@@ -60,19 +60,23 @@ fuzz_case draw_fuzz_case(fuzz_rng& rng, std::size_t max_n) {
   c.descending = rng.below(2) == 1;
   c.out_of_place = rng.below(4) != 0;
   c.seed = rng.below(std::uint64_t{1} << 32);
+  const std::uint64_t pairs = rng.below(6);  // 0, 1: pairs (one in three); 0: uint32, 1: uint64
+  if (pairs < 2 && c.n <= max_pairs) c.values = pairs == 0 ? value_type::uint32 : value_type::uint64;
   return c;
 }
 
 std::string describe(const fuzz_case& c) {
-  return fmt::format("{} {} n={} {} seed {} {}", data::key_type_name(c.type), c.distribution, c.n,
+  return fmt::format("{} {} n={} {} seed {} {}{}", data::key_type_name(c.type), c.distribution, c.n,
                      c.descending ? "descending" : "ascending", c.seed,
-                     c.out_of_place ? "out-of-place" : "in-place");
+                     c.out_of_place ? "out-of-place" : "in-place",
+                     c.values == value_type::none ? "" : " pairs " + value_type_name(c.values));
 }
 
 std::string repro_command(const fuzz_case& c) {
-  return fmt::format("warpsort sort --dist {} --n {} --seed {} --type {}{}{}", c.distribution, c.n,
+  return fmt::format("warpsort sort --dist {} --n {} --seed {} --type {}{}{}{}", c.distribution, c.n,
                      c.seed, data::key_type_name(c.type), c.descending ? " --descending" : "",
-                     c.out_of_place ? " --out-of-place" : "");
+                     c.out_of_place ? " --out-of-place" : "",
+                     c.values == value_type::none ? "" : " --values " + value_type_name(c.values));
 }
 
 std::uint64_t clock_seed() {

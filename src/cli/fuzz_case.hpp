@@ -4,6 +4,7 @@
 // libraries), so a seed names the same sequence of cases everywhere.
 #pragma once
 
+#include "cli/value_type.hpp"
 #include "data/key_types.hpp"
 
 #include <cstddef>
@@ -34,6 +35,8 @@ struct fuzz_case {
   bool descending = false;
   bool out_of_place = true;  // input and a separate (poisoned) output; else sorted in place
   std::uint64_t seed = 1;
+  /// none: keys (sort_keys); uint32 / uint64: (key, index) pairs sorted by sort_pairs.
+  value_type values = value_type::none;
 };
 
 /// n in [0, max_n]: often small (0..300), sometimes 2^k or 2^k +- 1, sometimes a multiple of the
@@ -41,13 +44,15 @@ struct fuzz_case {
 std::size_t draw_fuzz_size(fuzz_rng& rng, std::size_t max_n);
 
 /// Every supported key type, every distribution of data::distribution_names(), both orders;
-/// three cases in four out of place.
+/// three cases in four out of place; one case in three (n < 2^32) sorts pairs, with uint32 or
+/// uint64 values (half each).
 fuzz_case draw_fuzz_case(fuzz_rng& rng, std::size_t max_n);
 
-/// "float64 uniform n=1000 descending seed 5 out-of-place".
+/// "float64 uniform n=1000 descending seed 5 out-of-place" (pairs: "... out-of-place pairs uint32").
 std::string describe(const fuzz_case& c);
 
-/// "warpsort sort --dist uniform --n 1000 --seed 5 --type float64 --descending --out-of-place":
+/// "warpsort sort --dist uniform --n 1000 --seed 5 --type float64 --descending --out-of-place"
+/// (pairs: "... --values uint32"):
 /// runs the same generator call, order and buffer layout through `warpsort sort`.
 std::string repro_command(const fuzz_case& c);
 

@@ -3,6 +3,7 @@
 // errors keep CLI11's message and exit code).
 #include "baselines/cpu_baselines.hpp"
 #include "baselines/gpu_baselines.cuh"
+#include "baselines/gpu_pair_baselines.cuh"
 #include "cli/bench.hpp"
 #include "cli/bench_config.hpp"
 #include "cli/commands.hpp"
@@ -31,6 +32,7 @@ struct bench_arguments {
   std::string dists = "all";
   std::string algos = "all";
   std::string types = "uint32";
+  std::string values = "none";
   cli::bench_config config;  // the numeric options are bound directly
   bool no_e2e = false;
   std::string cpu_max_n = "2^24";
@@ -39,9 +41,11 @@ struct bench_arguments {
     cli::bench_config c = config;
     c.sizes = cli::parse_size_list(sizes);
     c.distributions = cli::parse_name_list(dists, data::distribution_names(), "distribution");
-    c.algorithms = cli::parse_name_list(
-        algos, cli::all_algorithm_names(baselines::gpu_baseline_names(), baselines::cpu_baseline_names()),
-        "algorithm");
+    c.values = cli::parse_value_type(values);
+    c.algorithms = cli::parse_algorithm_list(
+        algos, c.values,
+        cli::all_algorithm_names(baselines::gpu_baseline_names(), baselines::cpu_baseline_names()),
+        baselines::gpu_pair_baseline_names());
     c.key_types.clear();
     if (types == "all") {
       c.key_types = cli::supported_key_types();
@@ -65,7 +69,14 @@ void add_bench_options(CLI::App& bench, bench_arguments& a) {
                    "algorithms, comma list or 'all': " +
                        cli::join(cli::all_algorithm_names(baselines::gpu_baseline_names(),
                                                           baselines::cpu_baseline_names())) +
-                       " (cub_merge and cub_radix always run with any GPU algorithm: the ratios need them)")
+                       " (cub_merge and cub_radix always run with any GPU algorithm: the ratios need "
+                       "them); with --values: warpsort, " +
+                       cli::join(baselines::gpu_pair_baseline_names()) +
+                       " (cub_merge_stable_pairs and cub_radix_pairs always run)")
+      ->capture_default_str();
+  bench.add_option("--values", a.values,
+                   "none (keys only), or uint32 / uint64: sort (key, value) pairs whose values are "
+                   "the input indices (argsort) with warpsort::sort_pairs and the pair baselines")
       ->capture_default_str();
   bench.add_option("--types", a.types, "key types, comma list or 'all' (supported: " +
                                            cli::join(cli::supported_key_type_names()) + ")")
@@ -116,6 +127,10 @@ int dispatch(int argc, char** argv) {
   sort->add_flag("--descending", sort_opts.descending, "sort in descending order");
   sort->add_flag("--out-of-place", sort_opts.out_of_place,
                  "sort into a second buffer poisoned with 0xA5 (as `warpsort fuzz` does) instead of in place");
+  sort->add_option("--values", sort_opts.values,
+                   "none (keys only), or uint32 / uint64: argsort, sorting (key, index) pairs with "
+                   "warpsort::sort_pairs (n < 2^32); validated against CUB's stable pair sorts")
+      ->capture_default_str();
   sort->add_option("--reps", sort_opts.reps, "timed runs (each on a fresh upload)")->capture_default_str();
   sort->add_option("--warmup", sort_opts.warmup, "untimed runs first")->capture_default_str();
 
@@ -123,7 +138,8 @@ int dispatch(int argc, char** argv) {
   std::uint64_t fuzz_seed = 0;
   CLI::App* fuzz = app.add_subcommand(
       "fuzz", "differential fuzzing: random cases (key type, n, distribution, order, seed) sorted "
-              "by warpsort and checked against thrust::sort and cub::DeviceRadixSort");
+              "by warpsort and checked against thrust::sort and cub::DeviceRadixSort; one case in three "
+              "sorts (key, index) pairs with sort_pairs, checked against CUB's stable pair sorts");
   fuzz->add_option("--seconds", fuzz_opts.seconds, "run for this many seconds")->required();
   CLI::Option* fuzz_seed_opt =
       fuzz->add_option("--seed", fuzz_seed, "seed of the case generator (default: from the clock, printed)");

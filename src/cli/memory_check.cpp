@@ -31,6 +31,24 @@ std::size_t sort_device_bytes_needed(std::size_t n, std::size_t key_bytes, std::
   return std::max(sorting, validating) + slack;
 }
 
+std::size_t pairs_device_bytes_needed(std::size_t n, std::size_t key_bytes, std::size_t value_bytes,
+                                      std::size_t largest_temp_bytes) {
+  const std::size_t pairs = n * (key_bytes + value_bytes);
+  const std::size_t reference = 4 * pairs;
+  const std::size_t sorting = 3 * pairs + std::max(largest_temp_bytes, 2 * n * value_bytes);
+  const std::size_t slack = (std::size_t{64} << 20) + pairs / 8;
+  return std::max(reference, sorting) + slack;
+}
+
+std::size_t sort_pairs_device_bytes_needed(std::size_t n, std::size_t key_bytes, std::size_t value_bytes,
+                                           std::size_t temp_bytes, bool out_of_place) {
+  const std::size_t pairs = n * (key_bytes + value_bytes);
+  const std::size_t sorting = (out_of_place ? 2 : 1) * pairs + temp_bytes;
+  const std::size_t validating = 4 * pairs;
+  const std::size_t slack = (std::size_t{64} << 20) + pairs / 8;
+  return std::max(sorting, validating) + slack;
+}
+
 std::size_t host_bytes_needed(std::size_t n, std::size_t key_bytes, bool end_to_end, bool cpu_baselines) {
   std::size_t copies = 2;                // keys + reference
   if (end_to_end) copies += 3;           // pageable result, pinned input, pinned result

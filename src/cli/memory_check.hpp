@@ -29,6 +29,24 @@ std::size_t device_bytes_needed(std::size_t n, std::size_t key_bytes, std::size_
 std::size_t sort_device_bytes_needed(std::size_t n, std::size_t key_bytes, std::size_t temp_bytes,
                                      bool floating_keys, bool out_of_place);
 
+/// Peak device bytes of a pairs benchmark input (bench --values), P = n (key_bytes +
+/// value_bytes): while the reference is built and checked, the pristine pairs and the reference
+/// (2 P) plus validate_pairs_against_references' copies, one reference at a time (2 P: radix
+/// double buffers, or the merge sort's copy and its storage); while the algorithms run, the
+/// pristine pairs, the work pairs and the reference (3 P) plus the largest temporary storage of
+/// one algorithm or, if larger, the unstable algorithm's permutation check (a copy of the values
+/// and thrust::sort's buffer, 2 n value_bytes); plus slack (64 MiB + P / 8).
+std::size_t pairs_device_bytes_needed(std::size_t n, std::size_t key_bytes, std::size_t value_bytes,
+                                      std::size_t largest_temp_bytes);
+
+/// Peak device bytes of `warpsort sort --values` (and pair cases of `warpsort fuzz`),
+/// P = n (key_bytes + value_bytes): sorting holds the pairs (in place; out of place, input and
+/// output pairs) plus warpsort's temporary storage; validating holds the input and the sorted
+/// pairs (2 P) plus validate_pairs_against_references' copies (2 P); plus slack:
+///   max(P * (out_of_place ? 2 : 1) + temp, 4 P) + 64 MiB + P / 8.
+std::size_t sort_pairs_device_bytes_needed(std::size_t n, std::size_t key_bytes, std::size_t value_bytes,
+                                           std::size_t temp_bytes, bool out_of_place);
+
 /// Host bytes of a benchmark input: the keys and the reference copy, plus the end-to-end
 /// buffers (pageable result, pinned input and result) and the CPU baselines' working copy and
 /// padding when those run.

@@ -87,8 +87,11 @@ std::string csv_row(const result_row& r) {
 void fill_ratios(std::vector<result_row>& rows) {
   std::map<group_key, double> merge_ms, radix_ms;
   for (const auto& r : rows) {
-    if (r.algorithm == "cub_merge") merge_ms[group_of(r)] = r.median_ms;
-    if (r.algorithm == "cub_radix") radix_ms[group_of(r)] = r.median_ms;
+    // Keys-only rows and pair rows never share a group: pair rows' key type is "K+V".
+    if (r.algorithm == "cub_merge" || r.algorithm == "cub_merge_stable_pairs")
+      merge_ms[group_of(r)] = r.median_ms;
+    if (r.algorithm == "cub_radix" || r.algorithm == "cub_radix_pairs")
+      radix_ms[group_of(r)] = r.median_ms;
   }
   for (auto& r : rows) {
     if (auto it = merge_ms.find(group_of(r)); it != merge_ms.end())
@@ -144,7 +147,63 @@ void write_json(const std::string& path, const nlohmann::json& metadata,
   if (!out.flush()) throw input_error("error writing '" + path + "'");
 }
 
-nlohmann::json method_description(int warmup, int reps, int cpu_reps, bool e2e) {
+nlohmann::json method_description(int warmup, int reps, int cpu_reps, bool e2e, value_type values) {
+  if (values != value_type::none) {
+    const std::string v = value_type_name(values);
+    return {
+        {"pairs",
+         fmt::format("key-value pairs: every algorithm sorts (key, value) pairs by key, the values "
+                     "being the input indices 0..n-1 ({}), i.e. an argsort; key_type is "
+                     "'key+value', e.g. uint32+{}. warpsort rows are warpsort::sort_pairs "
+                     "(stable), sorting in place.",
+                     v, v)},
+        {"gpu_timing",
+         fmt::format("CUDA events recorded on the stream immediately before and after the sort "
+                     "call; {} warm-up run(s) then {} timed run(s); median/min/max of the timed "
+                     "runs. Before every run the work keys AND values are restored from pristine "
+                     "device copies with cudaMemcpyAsync (not timed). All temporary storage is "
+                     "allocated before timing.",
+                     warmup, reps)},
+        {"warpsort_steps",
+         "warpsort's headline time comes from runs without stage timing (no extra "
+         "synchronization); step1_ms..step4_ms are medians from a separate set of timed runs with "
+         "stage_times (events between the four steps: sort_chunks, merge_pairs, split, "
+         "merge_groups)."},
+        {"validation",
+         "One stable reference per (type, distribution, n): cub::DeviceMergeSort::StableSortPairs "
+         "of the input pairs, checked once with warpsort::validate_pairs_against_references "
+         "(cub::DeviceRadixSort::SortPairs and cub::DeviceMergeSort::StableSortPairs, keys under "
+         "the order's equivalence, values exactly). Every run (warm-up and timed) of every "
+         "algorithm is then checked on the device: every output value is an index < n and the "
+         "output key at i equals keys_in[value[i]] bit for bit; the keys equal the reference's "
+         "under the order's equivalence; stable algorithms (warpsort, cub_radix_pairs, "
+         "cub_merge_stable_pairs): the values equal the reference's exactly; cub_merge_pairs "
+         "(not guaranteed stable): the values are a permutation of 0..n-1 (a sorted copy equals "
+         "0..n-1). validated=false if any run failed."},
+        {"end_to_end", "not measured for pairs (e2e columns empty)"},
+        {"keys_per_s", "n / median seconds (pairs per second)"},
+        {"bandwidth_gbs",
+         "2 * n * (sizeof(key) + sizeof(value)) / median seconds / 1e9: one read and one write of "
+         "every key and value, the normalisation CCCL's sort benchmarks use (not the traffic an "
+         "algorithm actually makes)"},
+        {"ratios",
+         "ratio_vs_cub_merge = cub_merge_stable_pairs (cub::DeviceMergeSort::StableSortPairs) "
+         "median / this median; ratio_vs_cub_radix = cub_radix_pairs "
+         "(cub::DeviceRadixSort::SortPairs) median / this median; same key and value type, "
+         "distribution and n, same process; > 1 means faster than CUB. Both always run in pairs "
+         "mode, listed or not."},
+        {"footprint_bytes_per_key",
+         "warpsort rows only (null elsewhere; JSON only): the device memory of the sort itself "
+         "per pair, (n * (sizeof(key) + sizeof(value)) + warpsort's temporary storage bytes) / n "
+         "(pairs sorted in place plus the temporary storage sort_pairs asks for). Buffers kept "
+         "for restoring and validating are not counted."},
+        {"memory",
+         "Before allocating for an n, the device bytes needed (pristine, work and reference keys "
+         "and values, the largest temporary storage of one algorithm as its size query returns, "
+         "the reference check's copies) are compared with cudaMemGetInfo's free bytes; an n that "
+         "does not fit is skipped with a note."},
+    };
+  }
   return {
       {"gpu_timing",
        fmt::format("CUDA events recorded on the stream immediately before and after the sort call; "
@@ -242,7 +301,8 @@ void print_summary(std::FILE* out, const std::vector<result_row>& rows,
   };
   for (const auto& [key, group] : grouped(rows)) {
     const auto& [type, dist, n] = key;
-    fmt::print(out, "\n{} {} n={} ({} keys)\n", type, dist, format_size(n), n);
+    fmt::print(out, "\n{} {} n={} ({} {})\n", type, dist, format_size(n), n,
+               type.find('+') == std::string::npos ? "keys" : "pairs");
     fmt::print(out, "  {:<24} {:>11} {:>9} {:>9} {:>9} {:>13} {:>13}  {}\n", "algorithm",
                "median ms", "Gkeys/s", "vs merge", "vs radix", "e2e pageable", "e2e pinned", "valid");
     for (const result_row* r : group) {

@@ -2,6 +2,8 @@
 // and the readable summary printed to stdout. Pure C++.
 #pragma once
 
+#include "cli/value_type.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
@@ -37,7 +39,8 @@ std::string csv_header();
 std::string csv_row(const result_row& row);
 
 /// Sets ratio_vs_cub_merge / ratio_vs_cub_radix of every row from the cub_merge / cub_radix row
-/// of the same (key type, distribution, n), where there is one.
+/// of the same (key type, distribution, n), where there is one; pair rows (key type "K+V") from
+/// the cub_merge_stable_pairs / cub_radix_pairs row.
 void fill_ratios(std::vector<result_row>& rows);
 
 nlohmann::json row_to_json(const result_row& row);
@@ -48,8 +51,10 @@ void write_json(const std::string& path, const nlohmann::json& metadata,
                 const nlohmann::json& method, const std::vector<std::string>& notes,
                 const std::vector<result_row>& rows);
 
-/// How the numbers were taken (the JSON "method" object).
-nlohmann::json method_description(int warmup, int reps, int cpu_reps, bool e2e);
+/// How the numbers were taken (the JSON "method" object); `values` other than none describes a
+/// pairs benchmark (bench --values).
+nlohmann::json method_description(int warmup, int reps, int cpu_reps, bool e2e,
+                                  value_type values = value_type::none);
 
 /// Lines on the seed's goals ("2^24 keys under 1 s on a CPU", "2^30 keys under 20 s on a GPU")
 /// for rows at those sizes, and warpsort's speedup over each CPU baseline at the same

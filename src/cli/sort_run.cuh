@@ -2,7 +2,8 @@
 // the keys go to the device from a host copy, warpsort sorts them (in place, or into a second
 // buffer poisoned with 0xA5), its temporary storage (poisoned too) is freed, and only then is
 // the input uploaded again for validate_against_references, so no reference sort ever shares
-// the device with warpsort's storage.
+// the device with warpsort's storage. Pairs (--values): the values are the input indices,
+// generated on the device; validate_sorted_pairs checks with validate_pairs_against_references.
 #pragma once
 
 #include "cli/key_dispatch.hpp"
@@ -12,6 +13,10 @@
 #include <warpsort/warpsort.cuh>
 
 #include <cuda_runtime_api.h>
+#include <thrust/execution_policy.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/mismatch.h>
+#include <thrust/sequence.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -58,6 +63,30 @@ std::size_t warpsort_temp_bytes(std::size_t n) {
   std::size_t bytes = 0;
   sort_keys<Key, Comp>(nullptr, bytes, nullptr, nullptr, n);
   return bytes;
+}
+
+/// warpsort's temporary bytes for n pairs in this order (n < 2^32).
+template <class Key, class Value, class Comp>
+std::size_t warpsort_pair_temp_bytes(std::size_t n) {
+  std::size_t bytes = 0;
+  sort_pairs<Key, Value, Comp>(nullptr, bytes, nullptr, nullptr, nullptr, nullptr, n);
+  return bytes;
+}
+
+/// d_values[i] = i for i < n (the values of an argsort). Synchronizes the stream.
+template <class Value>
+void fill_indices(Value* d_values, std::size_t n, cudaStream_t stream) {
+  if (n > 0) thrust::sequence(thrust::cuda::par.on(stream), d_values, d_values + n, Value{0});
+}
+
+/// The first i with d_values[i] != i; nullopt if none. Synchronizes the stream.
+template <class Value>
+std::optional<std::size_t> first_non_index(const Value* d_values, std::size_t n, cudaStream_t stream) {
+  if (n == 0) return std::nullopt;
+  const auto m = thrust::mismatch(thrust::cuda::par.on(stream), d_values, d_values + n,
+                                  thrust::counting_iterator<Value>(0));
+  if (m.first == d_values + n) return std::nullopt;
+  return static_cast<std::size_t>(m.first - d_values);
 }
 
 /// The first index where the device keys differ bit-wise from the host keys (downloaded in
@@ -109,6 +138,33 @@ std::string validate_sorted(const Key* h_input, const Key* d_input, const Key* d
   upload(input.get(), h_input, n, stream);
   const validation_report report =
       validate_against_references<Key, Comp>(input.get(), d_sorted, n, Comp{}, stream);
+  return report.ok ? std::string() : report.message();
+}
+
+/// The same for pairs: d_keys_out / d_values_out, warpsort's output for the input pairs
+/// (h_keys[i], i), validated with validate_pairs_against_references after warpsort's temporary
+/// storage has been freed. In place (d_keys_in == nullptr): the input keys are uploaded and the
+/// indices generated into new buffers for the check. Out of place: d_keys_in / d_values_in are
+/// the buffers the sort read; they must still hold the input (keys bit for bit, values 0..n-1).
+template <class Key, class Value, class Comp>
+std::string validate_sorted_pairs(const Key* h_keys, const Key* d_keys_in, const Value* d_values_in,
+                                  const Key* d_keys_out, const Value* d_values_out, std::size_t n,
+                                  cudaStream_t stream) {
+  if (d_keys_in != nullptr) {
+    if (const auto changed = first_changed_key(d_keys_in, h_keys, n, stream))
+      return "the sort modified its (const) input keys at index " + std::to_string(*changed);
+    if (const auto changed = first_non_index(d_values_in, n, stream))
+      return "the sort modified its (const) input values at index " + std::to_string(*changed);
+    const validation_report report = validate_pairs_against_references<Key, Value, Comp>(
+        d_keys_in, d_values_in, d_keys_out, d_values_out, n, Comp{}, stream);
+    return report.ok ? std::string() : report.message();
+  }
+  const detail::device_buffer<Key> keys(n);
+  const detail::device_buffer<Value> values(n);
+  upload(keys.get(), h_keys, n, stream);
+  fill_indices(values.get(), n, stream);
+  const validation_report report = validate_pairs_against_references<Key, Value, Comp>(
+      keys.get(), values.get(), d_keys_out, d_values_out, n, Comp{}, stream);
   return report.ok ? std::string() : report.message();
 }
 

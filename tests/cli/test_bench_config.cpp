@@ -246,3 +246,69 @@ TEST(MemoryCheck, SortCommandIsAboutFourKeysPerKey) {
 }
 
 }  // namespace
+
+// ---- key-value pairs (--values) ----
+namespace {
+
+const std::vector<std::string> keys_names{"warpsort", "cub_radix", "cub_merge", "std_sort"};
+const std::vector<std::string> pair_names{"cub_radix_pairs", "cub_merge_pairs", "cub_merge_stable_pairs"};
+
+TEST(ValueType, ParseNamesAndBytes) {
+  EXPECT_EQ(parse_value_type("none"), value_type::none);
+  EXPECT_EQ(parse_value_type("uint32"), value_type::uint32);
+  EXPECT_EQ(parse_value_type("uint64"), value_type::uint64);
+  const std::string e = error_of([] { parse_value_type("int8"); });
+  EXPECT_NE(e.find("'int8'"), std::string::npos) << e;
+  EXPECT_NE(e.find("none, uint32, uint64"), std::string::npos) << e;
+  EXPECT_EQ(value_bytes(value_type::uint64), 8u);
+  EXPECT_EQ(pair_type_name("float32", value_type::uint32), "float32+uint32");
+  EXPECT_EQ(pair_type_name("float32", value_type::none), "float32");
+  EXPECT_EQ(max_pairs, std::size_t{0xffffffffu});
+}
+
+TEST(AlgorithmList, KeysOnlyAndPairsNames) {
+  EXPECT_EQ(parse_algorithm_list("all", value_type::none, keys_names, pair_names), keys_names);
+  EXPECT_EQ(parse_algorithm_list("all", value_type::uint32, keys_names, pair_names),
+            (std::vector<std::string>{"warpsort", "cub_radix_pairs", "cub_merge_pairs",
+                                      "cub_merge_stable_pairs"}));
+  EXPECT_EQ(parse_algorithm_list("warpsort, cub_merge_pairs,warpsort", value_type::uint64, keys_names,
+                                 pair_names),
+            (std::vector<std::string>{"warpsort", "cub_merge_pairs"}));
+  std::string e = error_of([] { parse_algorithm_list("warpsort,cub_merge", value_type::uint32, keys_names, pair_names); });
+  EXPECT_NE(e.find("'cub_merge' sorts keys only"), std::string::npos) << e;
+  EXPECT_NE(e.find("cub_merge_stable_pairs"), std::string::npos) << e;
+  e = error_of([] { parse_algorithm_list("cub_radix_pairs", value_type::none, keys_names, pair_names); });
+  EXPECT_NE(e.find("--values"), std::string::npos) << e;
+  e = error_of([] { parse_algorithm_list("nosuch", value_type::uint32, keys_names, pair_names); });
+  EXPECT_NE(e.find("unknown algorithm 'nosuch'"), std::string::npos) << e;
+}
+
+TEST(PlanPairAlgorithms, AddsTheStableMergeAndRadixPairSorts) {
+  const algorithm_plan p = plan_pair_algorithms({"cub_merge_pairs", "warpsort"}, pair_names);
+  EXPECT_EQ(p.gpu, (std::vector<std::string>{"warpsort", "cub_merge_pairs", "cub_merge_stable_pairs",
+                                             "cub_radix_pairs"}));
+  EXPECT_EQ(p.added, (std::vector<std::string>{"cub_merge_stable_pairs", "cub_radix_pairs"}));
+  EXPECT_TRUE(p.cpu.empty());
+  const algorithm_plan all = plan_pair_algorithms(
+      {"warpsort", "cub_radix_pairs", "cub_merge_pairs", "cub_merge_stable_pairs"}, pair_names);
+  EXPECT_EQ(all.gpu.size(), 4u);
+  EXPECT_TRUE(all.added.empty());
+  EXPECT_THROW(plan_pair_algorithms({"cub_merge"}, pair_names), input_error);
+}
+
+TEST(MemoryCheck, PairsCountKeysAndValues) {
+  const std::size_t n = std::size_t{1} << 26, slack = (std::size_t{64} << 20);
+  const std::size_t pairs = n * (4 + 8);
+  // Running: pristine, work and reference pairs plus the largest temporary storage.
+  EXPECT_GE(pairs_device_bytes_needed(n, 4, 8, 5 * pairs), 3 * pairs + 5 * pairs);
+  // Reference construction and check: 4 P (8-byte keys, 4-byte values: above 3 P + the
+  // permutation check's 2 n values).
+  EXPECT_EQ(pairs_device_bytes_needed(n, 8, 4, 0), 4 * pairs + pairs / 8 + slack);
+  // 8-byte values: the permutation check's copies (3 P + 2 n 8) exceed 4 P.
+  EXPECT_EQ(pairs_device_bytes_needed(n, 4, 8, 0), 3 * pairs + 2 * n * 8 + pairs / 8 + slack);
+  // sort --values: in place P + temp, out of place 2 P + temp, validation 4 P.
+  EXPECT_EQ(sort_pairs_device_bytes_needed(n, 4, 8, 0, false), 4 * pairs + pairs / 8 + slack);
+  EXPECT_EQ(sort_pairs_device_bytes_needed(n, 4, 8, 3 * pairs, true), 5 * pairs + pairs / 8 + slack);
+}
+
+}  // namespace

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -218,6 +219,26 @@ TEST_F(CliProcess, BenchArgumentErrorsComeBeforeTheDevice) {
   expect_clean_error(run_warpsort("bench --reps 0"), "--reps");
 }
 
+TEST_F(CliProcess, PairsArgumentErrorsComeBeforeTheDevice) {
+  for (const auto& [args, needle] : std::vector<std::pair<std::string, std::string>>{
+           {"bench --values int8", "unknown value type 'int8'"},
+           {"bench --values uint32 --algos warpsort,cub_merge", "'cub_merge' sorts keys only"},
+           {"bench --values uint64 --algos std_sort", "'std_sort' sorts keys only"},
+           {"bench --algos cub_radix_pairs", "--values"},
+           {"sort --dist uniform --n 10 --values int8", "unknown value type 'int8'"},
+           {"sort --dist uniform --n 2^32 --values uint32", "at most 2^32 - 1"},
+           {"sort --dist uniform --n 2^32+12345 --values uint64 --out-of-place", "at most 2^32 - 1"}}) {
+    SCOPED_TRACE(args);
+    const process_result e = run_warpsort(args);
+    expect_clean_error(e, needle);
+    EXPECT_EQ(e.output.find("CUDA"), std::string::npos) << e.output;
+  }
+  // The valid names are listed with the keys-only error.
+  const process_result r = run_warpsort("bench --values uint32 --algos cub_merge");
+  for (const char* name : {"warpsort", "cub_radix_pairs", "cub_merge_pairs", "cub_merge_stable_pairs"})
+    EXPECT_CONTAINS(r.output, name);
+}
+
 TEST_F(CliProcess, WithoutAGpuInfoAndBenchSaySo) {
   if (warpsort::testing::gpu_unavailable_reason().empty()) GTEST_SKIP() << "a GPU is present";
   const process_result info = run_warpsort("info");
@@ -378,6 +399,73 @@ TEST_F(CliProcess, SortGeneratedSizeFormsOutOfPlaceAndEmpty) {
   EXPECT_CONTAINS(empty.output, "validation: valid");
 }
 
+TEST_F(CliProcess, TinyPairsBenchWritesValidatedRows) {
+  WARPSORT_REQUIRE_GPU();
+  const process_result r = run_warpsort(
+      "bench --values uint32 --sizes 1000,2^12 --dists uniform,zero --reps 2 --out " + path("out"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(path("out/bench.json"));
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  ASSERT_EQ(doc["results"].size(), 2u * 2u * 4u);  // sizes x distributions x algorithms
+  std::set<std::string> algorithms;
+  for (const auto& row : doc["results"]) {
+    algorithms.insert(row["algorithm"].get<std::string>());
+    EXPECT_EQ(row["key_type"], "uint32+uint32") << row.dump();
+    EXPECT_EQ(row["validated"], true) << row.dump();
+    EXPECT_EQ(row["reps"], 2);
+    EXPECT_FALSE(row["ratio_vs_cub_merge"].is_null()) << row.dump();
+    EXPECT_FALSE(row["ratio_vs_cub_radix"].is_null()) << row.dump();
+    EXPECT_TRUE(row["e2e_pinned_ms"].is_null()) << row.dump();
+    EXPECT_EQ(row["step1_ms"].is_null(), row["algorithm"] != "warpsort");
+  }
+  EXPECT_EQ(algorithms, (std::set<std::string>{"warpsort", "cub_radix_pairs", "cub_merge_pairs",
+                                               "cub_merge_stable_pairs"}));
+  EXPECT_NE(doc["method"]["ratios"].get<std::string>().find("StableSortPairs"), std::string::npos);
+  std::ifstream csv(path("out/bench.csv"));
+  std::string line;
+  ASSERT_TRUE(std::getline(csv, line));
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    ++rows;
+    EXPECT_NE(line.find(",uint32+uint32,"), std::string::npos) << line;
+    EXPECT_EQ(line.substr(line.rfind(',') + 1), "true") << line;
+  }
+  EXPECT_EQ(rows, 16);
+}
+
+TEST_F(CliProcess, SortGeneratedPairsValidatesAndWritesStableIndices) {
+  WARPSORT_REQUIRE_GPU();
+  const std::size_t n = 100003;
+  const process_result r = run_warpsort("sort --dist randomized_duplicates --n 100003 --type float32 "
+                                        "--values uint64 --output " + path("p.npy"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* text : {"n: 100003", "values uint64", "Gpairs/s", "1 sort_chunks", "bytes/pair",
+                           "validation: valid", "StableSortPairs"})
+    EXPECT_CONTAINS(r.output, text);
+  const std::vector<float> input = warpsort::data::generate<float>("randomized_duplicates", 1, n);
+  const auto keys = warpsort::data::read_npy(path("p.npy"));
+  const auto values = warpsort::data::read_npy(path("p.values.npy"));
+  ASSERT_EQ(keys.type, key_type::float32);
+  ASSERT_EQ(values.type, key_type::uint64);
+  ASSERT_EQ(keys.n, n);
+  ASSERT_EQ(values.n, n);
+  const float* k = keys.keys<float>();
+  const std::uint64_t* v = values.keys<std::uint64_t>();
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_LT(v[i], n);
+    ASSERT_EQ(k[i], input[v[i]]) << i;
+    if (i > 0) {
+      ASSERT_LE(k[i - 1], k[i]) << i;
+      if (k[i - 1] == k[i]) ASSERT_LT(v[i - 1], v[i]) << "not stable at " << i;
+    }
+  }
+  // Out of place, uint32 values, descending.
+  const process_result down = run_warpsort("sort --dist randomized_duplicates --n 100003 --type float32 "
+                                           "--values uint32 --out-of-place --descending --reps 2");
+  ASSERT_EQ(down.exit_code, 0) << down.output;
+  EXPECT_CONTAINS(down.output, "validation: valid");
+}
+
 TEST_F(CliProcess, FuzzRunsCleanCases) {
   WARPSORT_REQUIRE_GPU();
   const process_result r = run_warpsort("fuzz --seconds 5 --seed 1");
@@ -385,6 +473,10 @@ TEST_F(CliProcess, FuzzRunsCleanCases) {
   EXPECT_CONTAINS(r.output, "seed 1");
   EXPECT_GT(fuzz_cases(r.output), 0) << r.output;
   EXPECT_CONTAINS(r.output, "largest n");
+  // About one case in three sorts key-value pairs.
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.output, m, std::regex("([0-9]+) of them key-value pairs"))) << r.output;
+  EXPECT_GT(std::stol(m[1].str()), 0) << r.output;
 }
 
 TEST_F(CliProcess, FuzzReportsAnInjectedFailureWithAReproCommand) {

@@ -100,3 +100,46 @@ TEST(FuzzCase, ReproCommandAndDescription) {
 }
 
 }  // namespace
+
+namespace {
+
+using warpsort::cli::value_type;
+
+TEST(FuzzCase, AboutOneCaseInThreeSortsPairsOfBothValueTypes) {
+  fuzz_rng rng(11);
+  int pairs = 0, u32 = 0, u64 = 0;
+  const int total = 30000;
+  for (int i = 0; i < total; ++i) {
+    const fuzz_case c = draw_fuzz_case(rng, std::size_t{1} << 22);
+    pairs += c.values != value_type::none;
+    u32 += c.values == value_type::uint32;
+    u64 += c.values == value_type::uint64;
+  }
+  EXPECT_GT(pairs, total / 3 - total / 30);
+  EXPECT_LT(pairs, total / 3 + total / 30);
+  EXPECT_GT(u32, total / 8);
+  EXPECT_GT(u64, total / 8);
+}
+
+TEST(FuzzCase, NoPairsAtOrAbove2To32) {
+  fuzz_rng rng(3);
+  const std::size_t max_n = std::size_t{1} << 34;
+  for (int i = 0; i < 20000; ++i) {
+    const fuzz_case c = draw_fuzz_case(rng, max_n);
+    if (c.n > warpsort::cli::max_pairs) EXPECT_EQ(c.values, value_type::none) << c.n;
+  }
+}
+
+TEST(FuzzCase, PairsReproCommandNamesTheValueType) {
+  fuzz_case c;
+  c.type = key_type::float32;
+  c.n = 1000;
+  c.distribution = "zero";
+  c.out_of_place = false;
+  c.seed = 7;
+  c.values = value_type::uint64;
+  EXPECT_EQ(repro_command(c), "warpsort sort --dist zero --n 1000 --seed 7 --type float32 --values uint64");
+  EXPECT_EQ(describe(c), "float32 zero n=1000 ascending seed 7 in-place pairs uint64");
+}
+
+}  // namespace

@@ -169,3 +169,30 @@ TEST(Summary, PrintsEveryAlgorithmAndTheFooter) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Ratios, PairRowsUseTheStableMergeAndRadixPairSorts) {
+  std::vector<result_row> rows{make_row("warpsort", "gpu", 1), make_row("cub_merge_stable_pairs", "gpu", 4),
+                               make_row("cub_radix_pairs", "gpu", 2), make_row("cub_merge_pairs", "gpu", 3)};
+  for (auto& r : rows) r.key_type = "uint32+uint32";
+  rows.push_back(make_row("cub_merge", "gpu", 8));  // a keys-only row of the same n
+  rows.push_back(make_row("warpsort", "gpu", 2));
+  fill_ratios(rows);
+  EXPECT_DOUBLE_EQ(*rows[0].ratio_vs_cub_merge, 4.0);
+  EXPECT_DOUBLE_EQ(*rows[0].ratio_vs_cub_radix, 2.0);
+  EXPECT_DOUBLE_EQ(*rows[3].ratio_vs_cub_merge, 4.0 / 3.0);
+  EXPECT_DOUBLE_EQ(*rows[5].ratio_vs_cub_merge, 4.0);  // keys-only: against keys-only cub_merge
+  EXPECT_FALSE(rows[5].ratio_vs_cub_radix);
+}
+
+TEST(Method, PairsModeDescribesItsReferencesAndBaselines) {
+  const std::string keys = method_description(1, 5, 3, true).dump();
+  EXPECT_EQ(keys.find("StableSortPairs"), std::string::npos);
+  const std::string pairs = method_description(1, 5, 3, true, value_type::uint64).dump();
+  for (const char* text : {"StableSortPairs", "DeviceRadixSort::SortPairs", "sizeof(value)",
+                           "not measured for pairs", "uint32+uint64", "permutation"})
+    EXPECT_NE(pairs.find(text), std::string::npos) << text;
+}
+
+}  // namespace

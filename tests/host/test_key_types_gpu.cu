@@ -31,13 +31,6 @@ void sort_and_validate(const std::vector<Key>& input, const std::string& what) {
   ASSERT_TRUE(report.ok) << what << ": " << report.message();
 }
 
-std::vector<std::size_t> type_sizes() {
-  auto sizes = pipeline_sizes();
-  sizes.erase(std::remove_if(sizes.begin(), sizes.end(),
-                             [](std::size_t n) { return n > (std::size_t{1} << 22); }),
-              sizes.end());
-  return sizes;
-}
 
 }  // namespace
 
@@ -46,8 +39,9 @@ TYPED_TEST(KeyTypes, AscendingAndDescendingMatchBothReferences) {
   using Key = TypeParam;
   std::vector<std::string> dists = test_distributions();
   dists.push_back("specials");
-  for (std::size_t n : type_sizes())
+  for (std::size_t n : pipeline_sizes())
     for (const auto& dist : dists) {
+      if (n >= (std::size_t{1} << 24) && dist != "uniform" && dist != "specials") continue;  // time
       const auto input = make_typed_keys<Key>(dist, n, 17 * n + dist.size());
       const std::string what = dist + " n=" + std::to_string(n);
       sort_and_validate<Key, warpsort::less<Key>>(input, "ascending " + what);

@@ -6,11 +6,14 @@
 // With --values (pairs mode) the same per (key type, distribution, n) for (key, index) pairs:
 // pristine keys and values, one stable reference (pair_check.cuh), warpsort::sort_pairs and the
 // pair baselines; no end-to-end or CPU runs.
+// With --descending everything (warpsort, the references) uses warpsort::greater: keys only,
+// warpsort and CUB's descending sorts (cub_descending.cuh) run; pairs, every pair baseline.
 #include "cli/bench.hpp"
 
 #include "baselines/cpu_baselines.hpp"
 #include "baselines/gpu_baselines.cuh"
 #include "baselines/gpu_pair_baselines.cuh"
+#include "cli/cub_descending.cuh"
 #include "cli/gpu_timing.cuh"
 #include "cli/host_check.hpp"
 #include "cli/key_dispatch.hpp"
@@ -39,19 +42,23 @@ namespace {
 
 using steady = std::chrono::steady_clock;
 
+/// True for warpsort::greater: the sort is descending.
+template <class Key, class Comp>
+constexpr bool is_descending = std::is_same_v<Comp, warpsort::greater<Key>>;
+
 /// Device temporary bytes an algorithm needs for n keys (for the memory check).
-template <class Key>
+template <class Key, class Comp>
 std::size_t temp_bytes_of(const std::string& algorithm, std::size_t n) {
   if (algorithm == "warpsort") {
     std::size_t bytes = 0;
-    sort_keys<Key, warpsort::less<Key>>(nullptr, bytes, nullptr, nullptr, n);
+    sort_keys<Key, Comp>(nullptr, bytes, nullptr, nullptr, n);
     return bytes;
   }
-  return baselines::make_gpu_baseline<Key>(algorithm)->temp_bytes(n);
+  return make_keys_sorter<Key>(algorithm, is_descending<Key, Comp>)->temp_bytes(n);
 }
 
-/// What one (key type, distribution, n) provides to every algorithm run on it.
-template <class Key>
+/// What one (key type, distribution, n) provides to every algorithm run on it; Comp is the order.
+template <class Key, class Comp>
 struct bench_input {
   std::string label;                   // "uint32 uniform 2^24"
   std::string dist;
@@ -59,21 +66,21 @@ struct bench_input {
   std::vector<Key> keys;               // host keys (also the pageable end-to-end source)
   detail::device_buffer<Key> pristine; // never sorted
   detail::device_buffer<Key> work;     // restored from pristine before every run
-  std::unique_ptr<reference_checker<Key, warpsort::less<Key>>> checker;
+  std::unique_ptr<reference_checker<Key, Comp>> checker;
   std::vector<Key> reference;          // the thrust::sort reference on the host (e2e, CPU)
   std::vector<Key> pageable_out;       // end-to-end buffers, allocated before timing
   pinned_buffer<Key> pinned_in, pinned_out;
 };
 
 /// Device temporary bytes a pairs algorithm needs for n pairs (as its size query returns).
-template <class Key, class Value>
+template <class Key, class Value, class Comp>
 std::size_t pair_temp_bytes_of(const std::string& algorithm, std::size_t n) {
-  if (algorithm == "warpsort") return warpsort_pair_temp_bytes<Key, Value, warpsort::less<Key>>(n);
+  if (algorithm == "warpsort") return warpsort_pair_temp_bytes<Key, Value, Comp>(n);
   return baselines::make_gpu_pair_baseline<Key, Value>(algorithm)->temp_bytes(n);
 }
 
 /// What one (key type, distribution, n) provides to every pairs algorithm run on it.
-template <class Key, class Value>
+template <class Key, class Value, class Comp>
 struct bench_pair_input {
   std::string label;  // "uint32+uint32 uniform 2^24"
   std::string type;   // "uint32+uint32"
@@ -83,7 +90,7 @@ struct bench_pair_input {
   detail::device_buffer<Value> pristine_values;  // 0..n-1, never sorted
   detail::device_buffer<Key> work_keys;          // restored from the pristine copies before every run
   detail::device_buffer<Value> work_values;
-  std::unique_ptr<pair_checker<Key, Value>> checker;
+  std::unique_ptr<pair_checker<Key, Value, Comp>> checker;
 };
 
 /// Sorts the pairs (d_keys, d_values) in place on a stream; everything it needs is allocated
@@ -94,8 +101,8 @@ using pair_sort_fn = std::function<void(Key* d_keys, Value* d_values, cudaStream
 /// time_device_runs for pairs: for each of `warmup` + `reps` runs, restore the work keys AND
 /// values from the pristine copies (not timed), record an event, sort, record an event, then
 /// check the output (`stable`: against the stable reference exactly).
-template <class Key, class Value>
-device_runs time_pair_runs(const pair_sort_fn<Key, Value>& sort, bench_pair_input<Key, Value>& in,
+template <class Key, class Value, class Comp>
+device_runs time_pair_runs(const pair_sort_fn<Key, Value>& sort, bench_pair_input<Key, Value, Comp>& in,
                            bool stable, int warmup, int reps, cudaStream_t stream) {
   device_runs runs;
   event_timer timer;
@@ -129,17 +136,18 @@ class bench_runner {
 
   void run() {
     for (data::key_type type : config_.key_types)
-      with_key_type(type, [&](auto tag) {
+      with_key_and_order(type, config_.descending, [&](auto tag, auto comp) {
         using Key = typename decltype(tag)::type;
+        using Comp = decltype(comp);
         if (config_.values == value_type::none) {
           for (const std::string& dist : config_.distributions)
-            for (std::size_t n : config_.sizes) run_input<Key>(dist, n);
+            for (std::size_t n : config_.sizes) run_input<Key, Comp>(dist, n);
           return;
         }
         with_value_type(config_.values, [&](auto vtag) {
           using Value = typename decltype(vtag)::type;
           for (const std::string& dist : config_.distributions)
-            for (std::size_t n : config_.sizes) run_pair_input<Key, Value>(dist, n);
+            for (std::size_t n : config_.sizes) run_pair_input<Key, Value, Comp>(dist, n);
         });
       });
   }
@@ -201,19 +209,25 @@ class bench_runner {
     row.bandwidth_gbs = bandwidth_gbs(row.n, item_bytes, s.median_ms);
   }
 
-  template <class Key, class Value>
-  void run_pair_input(const std::string& dist, std::size_t n);
-  template <class Key, class Value>
-  void run_pair_gpu(const std::string& algorithm, bench_pair_input<Key, Value>& in, cudaStream_t stream);
+  /// "uint32 uniform 2^20", with " descending" appended under --descending.
+  std::string input_label(const std::string& type, const std::string& dist, std::size_t n) const {
+    return fmt::format("{} {} {}{}", type, dist, format_size(n), config_.descending ? " descending" : "");
+  }
 
-  template <class Key>
+  template <class Key, class Value, class Comp>
+  void run_pair_input(const std::string& dist, std::size_t n);
+  template <class Key, class Value, class Comp>
+  void run_pair_gpu(const std::string& algorithm, bench_pair_input<Key, Value, Comp>& in,
+                    cudaStream_t stream);
+
+  template <class Key, class Comp>
   void run_input(const std::string& dist, std::size_t n);
-  template <class Key>
-  void run_gpu(const std::string& algorithm, bench_input<Key>& in, cudaStream_t stream);
-  template <class Key>
-  void run_cpu(const std::string& algorithm, const bench_input<Key>& in);
-  template <class Key>
-  void measure_gpu(const device_sort_fn<Key>& sort, bench_input<Key>& in, cudaStream_t stream,
+  template <class Key, class Comp>
+  void run_gpu(const std::string& algorithm, bench_input<Key, Comp>& in, cudaStream_t stream);
+  template <class Key, class Comp>
+  void run_cpu(const std::string& algorithm, const bench_input<Key, Comp>& in);
+  template <class Key, class Comp>
+  void measure_gpu(const device_sort_fn<Key>& sort, bench_input<Key, Comp>& in, cudaStream_t stream,
                    result_row& row, std::vector<std::string>& failures);
 
   const bench_config& config_;
@@ -226,10 +240,10 @@ class bench_runner {
   cuda_stream stream_;
 };
 
-template <class Key>
+template <class Key, class Comp>
 void bench_runner::run_input(const std::string& dist, std::size_t n) {
   const std::string type = data::key_type_name(data::key_type_of<Key>());
-  const std::string label = fmt::format("{} {} {}", type, dist, format_size(n));
+  const std::string label = input_label(type, dist, n);
 
   // Which algorithms run at this n.
   std::vector<std::string> gpu, cpu, capped;
@@ -259,7 +273,8 @@ void bench_runner::run_input(const std::string& dist, std::size_t n) {
   const bool end_to_end = config_.e2e && !gpu.empty();
   try {
     std::size_t largest_temp = 0;
-    for (const std::string& a : gpu) largest_temp = std::max(largest_temp, temp_bytes_of<Key>(a, n));
+    for (const std::string& a : gpu)
+      largest_temp = std::max(largest_temp, temp_bytes_of<Key, Comp>(a, n));
     require_device_memory(n, device_bytes_needed(n, sizeof(Key), largest_temp, std::is_floating_point_v<Key>));
     require_host_memory(n, host_bytes_needed(n, sizeof(Key), end_to_end, !cpu.empty()));
   } catch (const input_error& e) {
@@ -271,7 +286,7 @@ void bench_runner::run_input(const std::string& dist, std::size_t n) {
   }
 
   const cudaStream_t stream = stream_.get();
-  bench_input<Key> in;
+  bench_input<Key, Comp> in;
   in.label = label;
   in.dist = dist;
   in.n = n;
@@ -279,8 +294,7 @@ void bench_runner::run_input(const std::string& dist, std::size_t n) {
   in.pristine = detail::device_buffer<Key>(n);
   WARPSORT_CUDA_CHECK(cudaMemcpyAsync(in.pristine.get(), in.keys.data(), n * sizeof(Key),
                                       cudaMemcpyHostToDevice, stream));
-  in.checker = std::make_unique<reference_checker<Key, warpsort::less<Key>>>(in.pristine.get(), n,
-                                                                             warpsort::less<Key>{}, stream);
+  in.checker = std::make_unique<reference_checker<Key, Comp>>(in.pristine.get(), n, Comp{}, stream);
   in.work = detail::device_buffer<Key>(n);
   if (end_to_end || !cpu.empty()) {
     in.reference.resize(n);
@@ -307,12 +321,12 @@ void bench_runner::run_input(const std::string& dist, std::size_t n) {
       progress(a + " " + label, "skipped (see notes)");
     }
   };
-  for (const std::string& a : gpu) run_or_skip(a, [&] { run_gpu<Key>(a, in, stream); });
-  for (const std::string& a : cpu) run_or_skip(a, [&] { run_cpu<Key>(a, in); });
+  for (const std::string& a : gpu) run_or_skip(a, [&] { run_gpu<Key, Comp>(a, in, stream); });
+  for (const std::string& a : cpu) run_or_skip(a, [&] { run_cpu<Key, Comp>(a, in); });
 }
 
-template <class Key>
-void bench_runner::measure_gpu(const device_sort_fn<Key>& sort, bench_input<Key>& in,
+template <class Key, class Comp>
+void bench_runner::measure_gpu(const device_sort_fn<Key>& sort, bench_input<Key, Comp>& in,
                                cudaStream_t stream, result_row& row,
                                std::vector<std::string>& failures) {
   const std::size_t n = in.n;
@@ -338,8 +352,8 @@ void bench_runner::measure_gpu(const device_sort_fn<Key>& sort, bench_input<Key>
     failures.insert(failures.end(), r->failures.begin(), r->failures.end());
 }
 
-template <class Key>
-void bench_runner::run_gpu(const std::string& algorithm, bench_input<Key>& in, cudaStream_t stream) {
+template <class Key, class Comp>
+void bench_runner::run_gpu(const std::string& algorithm, bench_input<Key, Comp>& in, cudaStream_t stream) {
   const std::size_t n = in.n;
   const std::string what = algorithm + " " + in.label;
   result_row row = new_row(algorithm, "gpu", data::key_type_name(data::key_type_of<Key>()),
@@ -347,7 +361,7 @@ void bench_runner::run_gpu(const std::string& algorithm, bench_input<Key>& in, c
   std::vector<std::string> failures;
 
   if (algorithm == "warpsort") {
-    using order = warpsort::less<Key>;
+    using order = Comp;
     std::size_t temp_bytes = 0;
     sort_keys<Key, order>(nullptr, temp_bytes, in.work.get(), in.work.get(), n);
     // Allocated before timing (at least 1 byte: a null d_temp would make sort_keys a size query).
@@ -357,7 +371,7 @@ void bench_runner::run_gpu(const std::string& algorithm, bench_input<Key>& in, c
       std::size_t bytes = temp_bytes;
       sort_keys<Key, order>(temp.get(), bytes, d_keys, d_keys, n, order{}, s);
     };
-    measure_gpu<Key>(sort, in, stream, row, failures);
+    measure_gpu<Key, Comp>(sort, in, stream, row, failures);
     // Step breakdown: a separate set of runs with stage_times (validated too).
     std::vector<stage_times> steps;
     const device_sort_fn<Key> sort_with_steps = [&](Key* d_keys, cudaStream_t s) {
@@ -383,17 +397,19 @@ void bench_runner::run_gpu(const std::string& algorithm, bench_input<Key>& in, c
       row.footprint_bytes_per_key =
           static_cast<double>(n * sizeof(Key) + temp_bytes) / static_cast<double>(n);
   } else {
-    std::unique_ptr<baselines::gpu_sorter<Key>> sorter = baselines::make_gpu_baseline<Key>(algorithm);
+    // Descending: cub_radix / cub_merge are CUB's descending sorts (cub_descending.cuh).
+    std::unique_ptr<baselines::gpu_sorter<Key>> sorter =
+        make_keys_sorter<Key>(algorithm, is_descending<Key, Comp>);
     sorter->prepare(n);  // temporary storage allocated before timing
     const device_sort_fn<Key> sort = [&](Key* d_keys, cudaStream_t s) { sorter->sort(d_keys, n, s); };
-    measure_gpu<Key>(sort, in, stream, row, failures);
+    measure_gpu<Key, Comp>(sort, in, stream, row, failures);
   }
   report_failures(what, failures, row);
   finish_row(row, what);
 }
 
-template <class Key>
-void bench_runner::run_cpu(const std::string& algorithm, const bench_input<Key>& in) {
+template <class Key, class Comp>
+void bench_runner::run_cpu(const std::string& algorithm, const bench_input<Key, Comp>& in) {
   const std::size_t n = in.n;
   const std::string what = algorithm + " " + in.label;
   result_row row = new_row(algorithm, "cpu", data::key_type_name(data::key_type_of<Key>()),
@@ -416,10 +432,10 @@ void bench_runner::run_cpu(const std::string& algorithm, const bench_input<Key>&
   finish_row(row, what);
 }
 
-template <class Key, class Value>
+template <class Key, class Value, class Comp>
 void bench_runner::run_pair_input(const std::string& dist, std::size_t n) {
   const std::string type = pair_type_name(data::key_type_name(data::key_type_of<Key>()), config_.values);
-  const std::string label = fmt::format("{} {} {}", type, dist, format_size(n));
+  const std::string label = input_label(type, dist, n);
 
   std::vector<std::string> gpu;
   for (const std::string& a : plan_.gpu) {
@@ -440,7 +456,7 @@ void bench_runner::run_pair_input(const std::string& dist, std::size_t n) {
   try {
     std::size_t largest_temp = 0;
     for (const std::string& a : gpu)
-      largest_temp = std::max(largest_temp, pair_temp_bytes_of<Key, Value>(a, n));
+      largest_temp = std::max(largest_temp, pair_temp_bytes_of<Key, Value, Comp>(a, n));
     require_device_memory(n, pairs_device_bytes_needed(n, sizeof(Key), sizeof(Value), largest_temp));
     require_host_memory(n, n * sizeof(Key) + (std::size_t{256} << 20));
   } catch (const input_error& e) {
@@ -451,7 +467,7 @@ void bench_runner::run_pair_input(const std::string& dist, std::size_t n) {
   }
 
   const cudaStream_t stream = stream_.get();
-  bench_pair_input<Key, Value> in;
+  bench_pair_input<Key, Value, Comp> in;
   in.label = label;
   in.type = type;
   in.dist = dist;
@@ -466,14 +482,14 @@ void bench_runner::run_pair_input(const std::string& dist, std::size_t n) {
   in.pristine_values = detail::device_buffer<Value>(n);
   fill_indices(in.pristine_values.get(), n, stream);
   // The reference (built and checked once) before the work buffers: its check needs the room.
-  in.checker = std::make_unique<pair_checker<Key, Value>>(in.pristine_keys.get(),
+  in.checker = std::make_unique<pair_checker<Key, Value, Comp>>(in.pristine_keys.get(),
                                                           in.pristine_values.get(), n, stream);
   in.work_keys = detail::device_buffer<Key>(n);
   in.work_values = detail::device_buffer<Value>(n);
 
   for (const std::string& a : gpu) {
     try {
-      run_pair_gpu<Key, Value>(a, in, stream);
+      run_pair_gpu<Key, Value, Comp>(a, in, stream);
     } catch (const input_error& e) {
       note("skipped " + a + " " + label + ": " + e.what());
       fmt::print(stderr, "warpsort: skipping {} {}: {}\n", a, label, e.what());
@@ -482,8 +498,8 @@ void bench_runner::run_pair_input(const std::string& dist, std::size_t n) {
   }
 }
 
-template <class Key, class Value>
-void bench_runner::run_pair_gpu(const std::string& algorithm, bench_pair_input<Key, Value>& in,
+template <class Key, class Value, class Comp>
+void bench_runner::run_pair_gpu(const std::string& algorithm, bench_pair_input<Key, Value, Comp>& in,
                                 cudaStream_t stream) {
   const std::size_t n = in.n;
   const std::string what = algorithm + " " + in.label;
@@ -494,7 +510,7 @@ void bench_runner::run_pair_gpu(const std::string& algorithm, bench_pair_input<K
   };
 
   if (algorithm == "warpsort") {
-    using order = warpsort::less<Key>;
+    using order = Comp;
     const std::size_t temp_bytes = warpsort_pair_temp_bytes<Key, Value, order>(n);
     // Allocated before timing (at least 1 byte: a null d_temp would make sort_pairs a size query).
     const detail::device_buffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
@@ -503,7 +519,7 @@ void bench_runner::run_pair_gpu(const std::string& algorithm, bench_pair_input<K
       std::size_t bytes = temp_bytes;
       sort_pairs<Key, Value, order>(temp.get(), bytes, k, k, v, v, n, order{}, s);
     };
-    const device_runs runs = time_pair_runs<Key, Value>(sort, in, true, config_.warmup, config_.reps, stream);
+    const device_runs runs = time_pair_runs<Key, Value, Comp>(sort, in, true, config_.warmup, config_.reps, stream);
     set_times<Key, Value>(row, runs.times_ms);
     add_failures(runs);
     // Step breakdown: a separate set of runs with stage_times (validated too).
@@ -515,7 +531,7 @@ void bench_runner::run_pair_gpu(const std::string& algorithm, bench_pair_input<K
                                     default_policy<Key>(), &t);
       steps.push_back(t);
     };
-    add_failures(time_pair_runs<Key, Value>(sort_with_steps, in, true, 0, config_.reps, stream));
+    add_failures(time_pair_runs<Key, Value, Comp>(sort_with_steps, in, true, 0, config_.reps, stream));
     auto step_median = [&](float stage_times::*field) {
       std::vector<double> v;
       for (const auto& t : steps) v.push_back(t.*field);
@@ -533,10 +549,10 @@ void bench_runner::run_pair_gpu(const std::string& algorithm, bench_pair_input<K
         baselines::make_gpu_pair_baseline<Key, Value>(algorithm);
     sorter->prepare(n);  // temporary storage allocated before timing
     const pair_sort_fn<Key, Value> sort = [&](Key* k, Value* v, cudaStream_t s) {
-      sorter->sort(k, v, n, false, s);
+      sorter->sort(k, v, n, is_descending<Key, Comp>, s);
     };
     const device_runs runs =
-        time_pair_runs<Key, Value>(sort, in, sorter->stable(), config_.warmup, config_.reps, stream);
+        time_pair_runs<Key, Value, Comp>(sort, in, sorter->stable(), config_.warmup, config_.reps, stream);
     set_times<Key, Value>(row, runs.times_ms);
     add_failures(runs);
   }
@@ -565,10 +581,14 @@ int run_bench(const bench_config& config, const std::string& command) {
   config.check();
   for (data::key_type t : config.key_types) require_supported(t);
   const bool pairs = config.values != value_type::none;
-  const algorithm_plan plan =
+  algorithm_plan plan =
       pairs ? plan_pair_algorithms(config.algorithms, baselines::gpu_pair_baseline_names())
             : plan_algorithms(config.algorithms, baselines::gpu_baseline_names(),
                               baselines::cpu_baseline_names());
+  // Descending, keys only: the other baselines sort ascending only (an input_error, before the
+  // device, when nothing requested is left).
+  const std::vector<std::string> not_descending =
+      config.descending && !pairs ? restrict_to_descending(plan) : std::vector<std::string>{};
   // Even CPU-only runs need the device: the references are thrust::sort and CUB on the GPU.
   if (const device_inventory inv = query_devices(); !inv.unavailable.empty())
     throw cuda_error(cudaErrorNoDevice, inv.unavailable);
@@ -592,7 +612,8 @@ int run_bench(const bench_config& config, const std::string& command) {
                         {"cpu_max_n", config.cpu_max_n},
                         {"cpu_threads", config.threads},
                         {"values", value_type_name(config.values)},
-                        {"end_to_end", config.e2e && !pairs}};
+                        {"end_to_end", config.e2e && !pairs},
+                        {"descending", config.descending}};
 
   bench_runner runner(config, plan);
   if (!plan.added.empty())
@@ -605,6 +626,17 @@ int run_bench(const bench_config& config, const std::string& command) {
         "(cub_merge_stable_pairs), ratio_vs_cub_radix against cub::DeviceRadixSort::SortPairs "
         "(cub_radix_pairs); bandwidth counts keys and values");
     if (config.e2e) runner.notes().push_back("end-to-end timing is not measured for pairs (e2e columns empty)");
+  }
+  if (config.descending) {
+    runner.notes().push_back(
+        pairs ? "descending (--descending): warpsort::sort_pairs and the stable reference use "
+                "warpsort::greater; every pair baseline sorts descending"
+              : "descending (--descending): warpsort and the references use warpsort::greater; "
+                "cub_radix is cub::DeviceRadixSort::SortKeysDescending, cub_merge "
+                "cub::DeviceMergeSort::SortKeys with warpsort::greater");
+    if (!not_descending.empty())
+      runner.notes().push_back("skipped with --descending (they sort ascending only): " +
+                               join(not_descending));
   }
   try {
     runner.run();
@@ -619,7 +651,7 @@ int run_bench(const bench_config& config, const std::string& command) {
     throw;
   }
   write_results(config, metadata, runner.rows(), runner.notes());
-  if (!config.quiet) print_summary(stdout, runner.rows(), runner.notes());
+  if (!config.quiet) print_summary(stdout, runner.rows(), runner.notes(), config.descending);
   fmt::print("\nwrote {0}.csv and {0}.json ({1} rows)\n", output_stem(config), runner.rows().size());
   if (runner.failed_rows() > 0) {
     fmt::print(stderr, "warpsort: VALIDATION FAILED in {} row(s); see above and validated=false\n",

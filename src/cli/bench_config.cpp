@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <utility>
 
 namespace warpsort::cli {
 namespace {
@@ -224,6 +225,30 @@ algorithm_plan plan_pair_algorithms(const std::vector<std::string>& requested,
     }
   }
   return plan;
+}
+
+std::vector<std::string> restrict_to_descending(algorithm_plan& plan) {
+  auto contains = [](const std::vector<std::string>& v, const std::string& s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+  };
+  std::vector<std::string> removed, gpu;
+  for (const std::string& name : plan.gpu) {
+    if (name == "warpsort" || name == "cub_radix" || name == "cub_merge")
+      gpu.push_back(name);
+    else
+      removed.push_back(name);
+  }
+  removed.insert(removed.end(), plan.cpu.begin(), plan.cpu.end());
+  const bool requested_left = std::any_of(gpu.begin(), gpu.end(), [&](const std::string& name) {
+    return !contains(plan.added, name);
+  });
+  if (!requested_left)
+    throw input_error("--descending: none of the requested algorithms (" + join(removed) +
+                      ") sorts descending; with --descending the keys-only algorithms are: "
+                      "warpsort, cub_radix, cub_merge");
+  plan.gpu = std::move(gpu);
+  plan.cpu.clear();
+  return removed;
 }
 
 std::vector<std::string> parse_algorithm_list(const std::string& text, value_type values,

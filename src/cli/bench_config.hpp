@@ -58,6 +58,9 @@ struct bench_config {
   unsigned threads = 0;  // CPU parallel baselines; 0 = all hardware threads
   bool e2e = true;
   bool quiet = false;
+  /// Sort in descending order (warpsort::greater); see restrict_to_descending for which
+  /// keys-only algorithms run then.
+  bool descending = false;
   /// Per-algorithm size caps (the default experiment runs bitonic_textbook only up to 2^24).
   std::map<std::string, std::size_t> algorithm_max_n;
 
@@ -90,6 +93,12 @@ algorithm_plan plan_algorithms(const std::vector<std::string>& requested,
 /// an input_error.
 algorithm_plan plan_pair_algorithms(const std::vector<std::string>& requested,
                                     const std::vector<std::string>& pair_baselines);
+
+/// bench --descending, keys only: keeps the algorithms that can sort descending (warpsort,
+/// cub_radix, cub_merge) in `plan` and returns the names taken out (every other GPU baseline:
+/// their interface sorts ascending only; every CPU baseline). An input_error when none of the
+/// requested algorithms is left (only cub_radix / cub_merge added for the ratios would run).
+std::vector<std::string> restrict_to_descending(algorithm_plan& plan);
 
 /// --algos: a comma list or "all". Keys only (values none): every name of `keys_names`
 /// (all_algorithm_names); with values: "warpsort" and `pair_names`. A keys-only name given

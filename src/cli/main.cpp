@@ -95,6 +95,10 @@ void add_bench_options(CLI::App& bench, bench_arguments& a) {
       ->capture_default_str();
   bench.add_flag("--no-e2e", a.no_e2e, "skip the end-to-end (host -> device -> host) timing");
   bench.add_flag("--quiet", a.config.quiet, "no progress lines and no summary table");
+  bench.add_flag("--descending", a.config.descending,
+                 "sort in descending order (warpsort::greater; the references too). Keys only, it "
+                 "runs warpsort, cub_radix (SortKeysDescending) and cub_merge (greater) and skips "
+                 "the other baselines; with --values every pair baseline sorts descending");
 }
 
 int dispatch(int argc, char** argv) {

@@ -295,13 +295,14 @@ std::vector<std::string> goal_lines(const std::vector<result_row>& rows) {
 }
 
 void print_summary(std::FILE* out, const std::vector<result_row>& rows,
-                   const std::vector<std::string>& notes) {
+                   const std::vector<std::string>& notes, bool descending) {
   auto cell = [](const std::optional<double>& v, const char* suffix) {
     return v ? fmt::format("{:.2f}{}", *v, suffix) : std::string("-");
   };
   for (const auto& [key, group] : grouped(rows)) {
     const auto& [type, dist, n] = key;
-    fmt::print(out, "\n{} {} n={} ({} {})\n", type, dist, format_size(n), n,
+    fmt::print(out, "\n{} {} n={}{} ({} {})\n", type, dist, format_size(n),
+               descending ? " descending" : "", n,
                type.find('+') == std::string::npos ? "keys" : "pairs");
     fmt::print(out, "  {:<24} {:>11} {:>9} {:>9} {:>9} {:>13} {:>13}  {}\n", "algorithm",
                "median ms", "Gkeys/s", "vs merge", "vs radix", "e2e pageable", "e2e pinned", "valid");

@@ -63,7 +63,8 @@ std::vector<std::string> goal_lines(const std::vector<result_row>& rows);
 
 /// The readable table: per (key type, distribution, n) each algorithm's median, Gkeys/s and
 /// ratios, and warpsort's four steps; then the notes, goal lines and a footer on the metrics.
+/// `descending` (bench --descending) appends " descending" to each group's header line.
 void print_summary(std::FILE* out, const std::vector<result_row>& rows,
-                   const std::vector<std::string>& notes);
+                   const std::vector<std::string>& notes, bool descending = false);
 
 }  // namespace warpsort::cli

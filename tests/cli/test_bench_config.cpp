@@ -140,6 +140,28 @@ TEST(PlanAlgorithms, ListedCubIsNotAddedAndCpuOnlyAddsNothing) {
   EXPECT_THROW(plan_algorithms({"nosuch"}, gpu_names, cpu_names), input_error);
 }
 
+TEST(PlanAlgorithms, DescendingKeepsOnlyWhatSortsDescending) {
+  algorithm_plan p = plan_algorithms({"thrust_sort", "warpsort", "std_sort"}, gpu_names, cpu_names);
+  EXPECT_EQ(restrict_to_descending(p), (std::vector<std::string>{"thrust_sort", "std_sort"}));
+  EXPECT_EQ(p.gpu, (std::vector<std::string>{"warpsort", "cub_merge", "cub_radix"}));
+  EXPECT_TRUE(p.cpu.empty());
+  // Only the CUB sorts added for the ratios would be left: an error naming what cannot run.
+  for (const std::vector<std::string>& requested :
+       {std::vector<std::string>{"thrust_sort"}, std::vector<std::string>{"std_sort"}}) {
+    algorithm_plan only = plan_algorithms(requested, gpu_names, cpu_names);
+    try {
+      restrict_to_descending(only);
+      ADD_FAILURE() << "expected an input_error for " << requested[0];
+    } catch (const input_error& e) {
+      EXPECT_NE(std::string(e.what()).find(requested[0]), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("descending"), std::string::npos) << e.what();
+    }
+  }
+  algorithm_plan radix = plan_algorithms({"cub_radix", "thrust_sort"}, gpu_names, cpu_names);
+  EXPECT_EQ(restrict_to_descending(radix), (std::vector<std::string>{"thrust_sort"}));
+  EXPECT_EQ(radix.gpu, (std::vector<std::string>{"cub_radix", "cub_merge"}));
+}
+
 TEST(AllAlgorithmNames, WarpsortThenGpuThenCpu) {
   EXPECT_EQ(all_algorithm_names(gpu_names, cpu_names),
             (std::vector<std::string>{"warpsort", "cub_radix", "cub_merge", "thrust_sort",

@@ -219,6 +219,19 @@ TEST_F(CliProcess, BenchArgumentErrorsComeBeforeTheDevice) {
   expect_clean_error(run_warpsort("bench --reps 0"), "--reps");
 }
 
+TEST_F(CliProcess, BenchDescendingWithOnlyAscendingAlgorithmsFailsBeforeTheDevice) {
+  for (const char* algos : {"thrust_sort", "bitonic_textbook,std_sort"}) {
+    SCOPED_TRACE(algos);
+    const process_result r =
+        run_warpsort(std::string("bench --descending --sizes 2^10 --dists uniform --algos ") + algos +
+                     " --out " + path("out"));
+    expect_clean_error(r, "sorts descending");
+    EXPECT_CONTAINS(r.output, std::string(algos).substr(0, std::string(algos).find(',')));
+    EXPECT_EQ(r.output.find("CUDA"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(path("out/bench.csv")));
+  }
+}
+
 TEST_F(CliProcess, PairsArgumentErrorsComeBeforeTheDevice) {
   for (const auto& [args, needle] : std::vector<std::pair<std::string, std::string>>{
            {"bench --values int8", "unknown value type 'int8'"},
@@ -247,6 +260,9 @@ TEST_F(CliProcess, WithoutAGpuInfoAndBenchSaySo) {
   EXPECT_CONTAINS(info.output, "CCCL");
   expect_clean_error(run_warpsort("bench --sizes 2^10 --dists uniform --algos warpsort"),
                      "no CUDA device is available");
+  expect_clean_error(
+      run_warpsort("bench --descending --sizes 2^10 --dists uniform --algos warpsort,thrust_sort"),
+      "no CUDA device is available");
 }
 
 // ---- GPU ----
@@ -431,6 +447,47 @@ TEST_F(CliProcess, TinyPairsBenchWritesValidatedRows) {
     EXPECT_EQ(line.substr(line.rfind(',') + 1), "true") << line;
   }
   EXPECT_EQ(rows, 16);
+}
+
+TEST_F(CliProcess, TinyDescendingBenchKeysAndPairs) {
+  WARPSORT_REQUIRE_GPU();
+  // Keys: thrust_sort sorts ascending only, so it is skipped with a note.
+  const process_result keys = run_warpsort(
+      "bench --descending --sizes 2^10,1000 --dists uniform,zero --algos warpsort,thrust_sort "
+      "--reps 2 --out " + path("keys"));
+  ASSERT_EQ(keys.exit_code, 0) << keys.output;
+  EXPECT_CONTAINS(keys.output, "uint32 uniform n=2^10 descending");
+  EXPECT_CONTAINS(keys.output, "skipped with --descending");
+  // Pairs: every pair baseline sorts descending.
+  const process_result pairs = run_warpsort(
+      "bench --descending --values uint32 --sizes 1000,2^12 --dists uniform,zero --reps 2 --out " +
+      path("pairs"));
+  ASSERT_EQ(pairs.exit_code, 0) << pairs.output;
+  EXPECT_CONTAINS(pairs.output, "uint32+uint32 zero n=2^12 descending");
+
+  for (const auto& [dir, expected] : std::vector<std::pair<std::string, std::set<std::string>>>{
+           {"keys", {"warpsort", "cub_merge", "cub_radix"}},
+           {"pairs", {"warpsort", "cub_radix_pairs", "cub_merge_pairs", "cub_merge_stable_pairs"}}}) {
+    SCOPED_TRACE(dir);
+    std::ifstream in(path(dir + "/bench.json"));
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    EXPECT_EQ(doc["metadata"]["config"]["descending"], true);
+    ASSERT_EQ(doc["results"].size(), 2u * 2u * expected.size());
+    std::set<std::string> algorithms;
+    for (const auto& row : doc["results"]) {
+      algorithms.insert(row["algorithm"].get<std::string>());
+      EXPECT_EQ(row["validated"], true) << row.dump();
+      EXPECT_TRUE(row["distribution"] == "uniform" || row["distribution"] == "zero") << row.dump();
+      EXPECT_FALSE(row["ratio_vs_cub_merge"].is_null()) << row.dump();
+      EXPECT_FALSE(row["ratio_vs_cub_radix"].is_null()) << row.dump();
+    }
+    EXPECT_EQ(algorithms, expected);
+    std::ifstream csv(path(dir + "/bench.csv"));
+    std::string header, line;
+    ASSERT_TRUE(std::getline(csv, header));
+    EXPECT_EQ(header, warpsort::cli::csv_header());
+    while (std::getline(csv, line)) EXPECT_EQ(line.substr(line.rfind(',') + 1), "true") << line;
+  }
 }
 
 TEST_F(CliProcess, SortGeneratedPairsValidatesAndWritesStableIndices) {

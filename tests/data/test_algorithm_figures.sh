@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# CTest: scripts/draw_algorithm_figures.py writes its four algorithm diagrams.
+#   test_algorithm_figures.sh DRAW_SCRIPT [PYTHON_FOUND_BY_CMAKE]
+# Uses the first interpreter that can import matplotlib and numpy: /usr/bin/python3 (Debian's,
+# with python3-matplotlib), then python3 on PATH, then the one CMake found. Fails, rather than
+# skipping, when none can. The script checks its own simulations (sorted outputs, group bounds)
+# and exits with an error if one is wrong.
+set -u
+script=$1
+cmake_python=${2:-}
+
+py=""
+tried=""
+for candidate in /usr/bin/python3 python3 "$cmake_python"; do
+  [ -n "$candidate" ] || continue
+  command -v "$candidate" >/dev/null 2>&1 || continue
+  tried="$tried $candidate"
+  if "$candidate" -c 'import matplotlib, numpy' >/dev/null 2>&1; then
+    py=$candidate
+    break
+  fi
+done
+if [ -z "$py" ]; then
+  echo "FAIL: no Python interpreter with matplotlib and numpy (tried:${tried:- none})."
+  echo "      Install them, e.g. apt-get install python3-matplotlib python3-numpy"
+  exit 1
+fi
+echo "using $py ($("$py" -c 'import sys, matplotlib; print(sys.version.split()[0], "matplotlib", matplotlib.__version__)'))"
+
+out=$(mktemp -d "${TMPDIR:-/tmp}/warpsort_algfig.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+
+if ! "$py" "$script" --out "$out"; then
+  echo "FAIL: draw_algorithm_figures.py exited with an error"
+  exit 1
+fi
+
+is_png() {  # non-empty file starting with the PNG signature
+  [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]
+}
+status=0
+for f in step1_bitonic_chunk.png step2_merge_buffer.png step3_splitting.png step4_final_merge.png; do
+  if is_png "$out/$f"; then
+    echo "ok: $f ($(wc -c <"$out/$f") bytes)"
+  else
+    echo "FAIL: $out/$f missing, empty or not a PNG"
+    status=1
+  fi
+done
+[ $status -eq 0 ] && echo "PASS"
+exit $status

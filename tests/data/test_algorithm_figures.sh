@@ -2,30 +2,15 @@
 # CTest: scripts/draw_algorithm_figures.py writes its four algorithm diagrams.
 #   test_algorithm_figures.sh DRAW_SCRIPT [PYTHON_FOUND_BY_CMAKE]
 # Uses the first interpreter that can import matplotlib and numpy: /usr/bin/python3 (Debian's,
-# with python3-matplotlib), then python3 on PATH, then the one CMake found. Fails, rather than
+# with python3-matplotlib), then the one CMake found, then python3 on PATH. Fails, rather than
 # skipping, when none can. The script checks its own simulations (sorted outputs, group bounds)
 # and exits with an error if one is wrong.
 set -u
 script=$1
 cmake_python=${2:-}
 
-py=""
-tried=""
-for candidate in /usr/bin/python3 python3 "$cmake_python"; do
-  [ -n "$candidate" ] || continue
-  command -v "$candidate" >/dev/null 2>&1 || continue
-  tried="$tried $candidate"
-  if "$candidate" -c 'import matplotlib, numpy' >/dev/null 2>&1; then
-    py=$candidate
-    break
-  fi
-done
-if [ -z "$py" ]; then
-  echo "FAIL: no Python interpreter with matplotlib and numpy (tried:${tried:- none})."
-  echo "      Install them, e.g. apt-get install python3-matplotlib python3-numpy"
-  exit 1
-fi
-echo "using $py ($("$py" -c 'import sys, matplotlib; print(sys.version.split()[0], "matplotlib", matplotlib.__version__)'))"
+source "$(dirname "$0")/find_python.sh"
+find_python "matplotlib, numpy" "python3-matplotlib python3-numpy" "$cmake_python"
 
 out=$(mktemp -d "${TMPDIR:-/tmp}/warpsort_algfig.XXXXXX")
 trap 'rm -rf "$out"' EXIT

@@ -9,23 +9,8 @@ script=$1
 csv=$2
 cmake_python=${3:-}
 
-py=""
-tried=""
-for candidate in /usr/bin/python3 "$cmake_python" python3; do
-  [ -n "$candidate" ] || continue
-  command -v "$candidate" >/dev/null 2>&1 || continue
-  tried="$tried $candidate"
-  if "$candidate" -c 'import pandas, matplotlib' >/dev/null 2>&1; then
-    py=$candidate
-    break
-  fi
-done
-if [ -z "$py" ]; then
-  echo "FAIL: no Python interpreter with pandas and matplotlib (tried:${tried:- none})."
-  echo "      Install them, e.g. apt-get install python3-pandas python3-matplotlib"
-  exit 1
-fi
-echo "using $py ($("$py" -c 'import sys, pandas, matplotlib; print(sys.version.split()[0], "pandas", pandas.__version__, "matplotlib", matplotlib.__version__)'))"
+source "$(dirname "$0")/find_python.sh"
+find_python "pandas, matplotlib" "python3-pandas python3-matplotlib" "$cmake_python"
 
 out=$(mktemp -d "${TMPDIR:-/tmp}/warpsort_plot.XXXXXX")
 trap 'rm -rf "$out"' EXIT

@@ -39,11 +39,12 @@ for t in $gpu_tests; do
   echo "memcheck  $name: rc=$rc $(grep -h 'ERROR SUMMARY' "$logs/memcheck_$name.log")"
   [ "$rc" -eq 0 ] || status=1
 done
-# racecheck checks shared memory: the kernels that use it are step 4 and the textbook bitonic sort
+# racecheck checks shared memory: the kernels that use it are steps 1, 2 and 4 and the textbook
+# bitonic sort
 for t in build/tests/stages/test_stages_gpu build/tests/baselines/test_gpu_baselines; do
   name=$(basename "$t")
   filter='*'
-  [ "$name" = test_stages_gpu ] && filter='Step4*'
+  [ "$name" = test_stages_gpu ] && filter='Step1*:Step2*:Step4*'
   [ "$name" = test_gpu_baselines ] && filter='GpuBaselines/0.SortsSizeList*'
   compute-sanitizer --tool racecheck --error-exitcode 91 "$t" --gtest_filter="$filter" > "$logs/racecheck_$name.log" 2>&1
   rc=$?; echo "racecheck $name: rc=$rc $(grep -h 'RACECHECK SUMMARY' "$logs/racecheck_$name.log")"

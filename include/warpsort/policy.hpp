@@ -11,20 +11,25 @@ struct policy {
   /// Step 1: keys each lane holds; one warp sorts a chunk of 32 x 4 = 128 keys (the paper's size).
   static constexpr int chunk_keys_per_lane = 4;
   static constexpr int chunk_keys = warp_threads * chunk_keys_per_lane;
-  /// Steps 2 and 4: the merge buffer t of the paper, held in registers (4 keys a lane). Each
-  /// round of the buffer loads t/2 keys and emits t/2 final ones.
-  static constexpr int merge_buffer_keys = 128;
+  /// Steps 1, 2 and 4 merge in tiles: a warp holds 32 x 8 = 256 keys of one merge in registers
+  /// (A's share ascending, B's share reversed: a bitonic sequence) and sorts them with the
+  /// 8-level bitonic merge network; every tile emits 256 final keys.
+  static constexpr int tile_keys_per_lane = 8;
+  static constexpr int merge_tile_keys = warp_threads * tile_keys_per_lane;
 
   // ---- chosen at run time ----
-  /// Threads per block of the step 1 and step 2 kernels (each warp works alone).
+  /// Threads per block of the step 1 and step 2 kernels.
   int block_threads = 256;
-  /// Step 2: outputs a warp produces per task. While a pair of sequences is no longer than
-  /// this, one warp merges the whole pair (the paper's scheme); longer pairs are cut by merge
-  /// path into tasks of this many outputs so late rounds keep every SM busy.
-  std::size_t merge_task_keys = 2048;
+  /// Step 1: keys one block sorts on chip (a power of two, at least 256): its warps sort
+  /// 128-key chunks, then merge them level by level in shared memory, so only sequences of
+  /// this length reach global memory. Default: 32 KiB of keys (two buffers, 64 KiB).
+  int block_sort_keys = 8192;
+  /// Step 2: outputs one block merges per round (a power of two in [256, 2 block_sort_keys]).
+  /// Merge path cuts each pair of sequences into blocks of this size.
+  int merge_block_keys = 8192;
   /// Step 2 stops once at most this many sorted sequences remain (L). Step 4 merges the L
   /// pieces of each group on chip in ceil(log2 L) rounds.
-  int max_sequences = 32;
+  int max_sequences = 16;
   /// Step 3: oversampling K, the number of samples between consecutive splitters. With
   /// K >= L no group exceeds twice the mean group size, whatever the keys.
   int oversampling = 32;
@@ -35,11 +40,21 @@ struct policy {
   int group_block_threads = 256;
 };
 
-/// Defaults by key size: the step 4 buffers (2 x group_capacity keys) stay at 64 KiB of
-/// shared memory per block.
+/// Largest power of two <= x (x >= 1).
+constexpr int floor_pow2(int x) {
+  int p = 1;
+  while (2 * p <= x) p *= 2;
+  return p;
+}
+
+/// Defaults by key size: step 1's and step 4's two buffers stay at 64 KiB of shared memory per
+/// block (three blocks an SM), step 2's one buffer at 32 KiB, whatever the key's width.
 template <class Key>
 constexpr policy default_policy() {
   policy p{};
+  p.block_sort_keys = floor_pow2(static_cast<int>(32768 / sizeof(Key)));
+  if (p.block_sort_keys < policy::merge_tile_keys) p.block_sort_keys = policy::merge_tile_keys;
+  p.merge_block_keys = p.block_sort_keys;
   p.group_capacity = static_cast<int>(32768 / sizeof(Key));
   return p;
 }

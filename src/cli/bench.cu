@@ -8,6 +8,7 @@
 // pair baselines; no end-to-end or CPU runs.
 // With --descending everything (warpsort, the references) uses warpsort::greater: keys only,
 // warpsort and CUB's descending sorts (cub_descending.cuh) run; pairs, every pair baseline.
+#include "tuning.hpp"
 #include "cli/bench.hpp"
 
 #include "baselines/cpu_baselines.hpp"
@@ -51,7 +52,7 @@ template <class Key, class Comp>
 std::size_t temp_bytes_of(const std::string& algorithm, std::size_t n) {
   if (algorithm == "warpsort") {
     std::size_t bytes = 0;
-    sort_keys<Key, Comp>(nullptr, bytes, nullptr, nullptr, n);
+    sort_keys<Key, Comp>(nullptr, bytes, nullptr, nullptr, n, Comp{}, 0, tuned_policy<Key>());
     return bytes;
   }
   return make_keys_sorter<Key>(algorithm, is_descending<Key, Comp>)->temp_bytes(n);
@@ -363,13 +364,14 @@ void bench_runner::run_gpu(const std::string& algorithm, bench_input<Key, Comp>&
   if (algorithm == "warpsort") {
     using order = Comp;
     std::size_t temp_bytes = 0;
-    sort_keys<Key, order>(nullptr, temp_bytes, in.work.get(), in.work.get(), n);
+    sort_keys<Key, order>(nullptr, temp_bytes, in.work.get(), in.work.get(), n, order{}, 0,
+                          tuned_policy<Key>());
     // Allocated before timing (at least 1 byte: a null d_temp would make sort_keys a size query).
     const detail::device_buffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
     // Headline runs: no stage timing, so no extra events or synchronization inside the sort.
     const device_sort_fn<Key> sort = [&](Key* d_keys, cudaStream_t s) {
       std::size_t bytes = temp_bytes;
-      sort_keys<Key, order>(temp.get(), bytes, d_keys, d_keys, n, order{}, s);
+      sort_keys<Key, order>(temp.get(), bytes, d_keys, d_keys, n, order{}, s, tuned_policy<Key>());
     };
     measure_gpu<Key, Comp>(sort, in, stream, row, failures);
     // Step breakdown: a separate set of runs with stage_times (validated too).
@@ -377,7 +379,7 @@ void bench_runner::run_gpu(const std::string& algorithm, bench_input<Key, Comp>&
     const device_sort_fn<Key> sort_with_steps = [&](Key* d_keys, cudaStream_t s) {
       std::size_t bytes = temp_bytes;
       stage_times t;
-      sort_keys<Key, order>(temp.get(), bytes, d_keys, d_keys, n, order{}, s, default_policy<Key>(), &t);
+      sort_keys<Key, order>(temp.get(), bytes, d_keys, d_keys, n, order{}, s, tuned_policy<Key>(), &t);
       steps.push_back(t);
     };
     const device_runs step_runs = time_device_runs<Key>(sort_with_steps, in.pristine.get(),
@@ -517,7 +519,8 @@ void bench_runner::run_pair_gpu(const std::string& algorithm, bench_pair_input<K
     // Headline runs: no stage timing.
     const pair_sort_fn<Key, Value> sort = [&](Key* k, Value* v, cudaStream_t s) {
       std::size_t bytes = temp_bytes;
-      sort_pairs<Key, Value, order>(temp.get(), bytes, k, k, v, v, n, order{}, s);
+      sort_pairs<Key, Value, order>(temp.get(), bytes, k, k, v, v, n, order{}, s,
+                                    tuned_policy<Key>());
     };
     const device_runs runs = time_pair_runs<Key, Value, Comp>(sort, in, true, config_.warmup, config_.reps, stream);
     set_times<Key, Value>(row, runs.times_ms);
@@ -528,7 +531,7 @@ void bench_runner::run_pair_gpu(const std::string& algorithm, bench_pair_input<K
       std::size_t bytes = temp_bytes;
       stage_times t;
       sort_pairs<Key, Value, order>(temp.get(), bytes, k, k, v, v, n, order{}, s,
-                                    default_policy<Key>(), &t);
+                                    tuned_policy<Key>(), &t);
       steps.push_back(t);
     };
     add_failures(time_pair_runs<Key, Value, Comp>(sort_with_steps, in, true, 0, config_.reps, stream));

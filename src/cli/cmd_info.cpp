@@ -1,4 +1,5 @@
 // `warpsort info`: the build, the default policy, and the CUDA devices.
+#include "tuning.hpp"
 #include "cli/build_info.hpp"
 #include "cli/commands.hpp"
 #include "cli/key_dispatch.hpp"
@@ -24,7 +25,7 @@ int run_info() {
     with_key_type(t, [&](auto tag) {
       using Key = typename decltype(tag)::type;
       fmt::print("default policy ({})\n", data::key_type_name(t));
-      const nlohmann::json values = policy_json(default_policy<Key>());
+      const nlohmann::json values = policy_json(tuned_policy<Key>());
       for (const auto& item : values.items())
         fmt::print("  {:<24} {}\n", item.key() + ":", item.value().dump());
     });

@@ -3,6 +3,7 @@
 // one device buffer sorted in place plus warpsort's temporary storage while sorting; the
 // temporary storage freed and the input uploaded again only for validation (see
 // sort_device_bytes_needed for the estimate checked before anything is allocated).
+#include "tuning.hpp"
 #include "cli/bench_config.hpp"
 #include "cli/commands.hpp"
 #include "cli/gpu_timing.cuh"
@@ -92,8 +93,10 @@ std::string values_path(const std::string& output) {
 std::string plan_line(const sort_plan& p) {
   if (p.n == 0) return "nothing to sort (n = 0)";
   std::string line = fmt::format(
-      "{} chunks of {} keys (step 1); {} merge round(s) (step 2) -> L = {} sequence(s) of {} keys",
-      p.chunks, policy::chunk_keys, p.merge_rounds, p.sequences, p.sequence_keys);
+      "{} chunks of {} keys sorted and merged on chip into blocks of {} keys (step 1); {} merge "
+      "round(s) (step 2) -> L = {} sequence(s) of {} keys",
+      p.chunks, policy::chunk_keys, p.sequence_keys >> p.merge_rounds, p.merge_rounds,
+      p.sequences, p.sequence_keys);
   if (p.splits())
     line += fmt::format("; split (step 3): sample stride s = {}, M = {} samples -> S = {} groups "
                         "of at most {} keys (step 4)",
@@ -110,7 +113,7 @@ int sort_host_keys(Key* h_keys, std::size_t n, const std::string& source, const 
                    const device_check& dev) {
   const data::key_type type = data::key_type_of<Key>();
   const std::size_t key_bytes = n * sizeof(Key);
-  const sort_plan plan = make_plan(n, default_policy<Key>());
+  const sort_plan plan = make_plan(n, tuned_policy<Key>());
   fmt::print("input: {}\n", source);
   const std::string power = format_size(n);
   fmt::print("n: {}{}, type {}, order {}, {}\n", n,
@@ -140,7 +143,7 @@ int sort_host_keys(Key* h_keys, std::size_t n, const std::string& source, const 
   };
   auto sort = [&](stage_times* times) {
     std::size_t bytes = temp_bytes;
-    sort_keys<Key, Comp>(temp.get(), bytes, d_in, d_out, n, Comp{}, s, default_policy<Key>(), times);
+    sort_keys<Key, Comp>(temp.get(), bytes, d_in, d_out, n, Comp{}, s, tuned_policy<Key>(), times);
   };
   for (int w = 0; w < o.warmup; ++w) {
     prepare();
@@ -211,7 +214,7 @@ int sort_host_pairs(Key* h_keys, std::size_t n, const std::string& source, const
                     const device_check& dev) {
   const data::key_type type = data::key_type_of<Key>();
   const std::size_t pair_bytes = n * (sizeof(Key) + sizeof(Value));
-  const sort_plan plan = make_plan(n, default_policy<Key>());
+  const sort_plan plan = make_plan(n, tuned_policy<Key>());
   fmt::print("input: {}\n", source);
   const std::string power = format_size(n);
   fmt::print("n: {}{}, type {}, values {} (the input indices: argsort), order {}, {}\n", n,
@@ -252,7 +255,7 @@ int sort_host_pairs(Key* h_keys, std::size_t n, const std::string& source, const
   auto sort = [&](stage_times* times) {
     std::size_t bytes = temp_bytes;
     sort_pairs<Key, Value, Comp>(temp.get(), bytes, d_kin, d_kout, d_vin, d_vout, n, Comp{}, s,
-                                 default_policy<Key>(), times);
+                                 tuned_policy<Key>(), times);
   };
   for (int w = 0; w < o.warmup; ++w) {
     prepare();

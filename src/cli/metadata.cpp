@@ -1,3 +1,4 @@
+#include "tuning.hpp"
 #include "cli/metadata.hpp"
 
 #include "cli/build_info.hpp"
@@ -64,9 +65,10 @@ nlohmann::json policy_json(const policy& p) {
   return {{"warp_threads", policy::warp_threads},
           {"chunk_keys_per_lane", policy::chunk_keys_per_lane},
           {"chunk_keys", policy::chunk_keys},
-          {"merge_buffer_keys", policy::merge_buffer_keys},
+          {"merge_tile_keys", policy::merge_tile_keys},
           {"block_threads", p.block_threads},
-          {"merge_task_keys", p.merge_task_keys},
+          {"block_sort_keys", p.block_sort_keys},
+          {"merge_block_keys", p.merge_block_keys},
           {"max_sequences", p.max_sequences},
           {"oversampling", p.oversampling},
           {"group_capacity", p.group_capacity},
@@ -136,7 +138,7 @@ nlohmann::json run_metadata(const std::string& command, std::uint64_t seed) {
   for (data::key_type t : supported_key_types())
     with_key_type(t, [&](auto tag) {
       using Key = typename decltype(tag)::type;
-      policies[data::key_type_name(t)] = policy_json(default_policy<Key>());
+      policies[data::key_type_name(t)] = policy_json(tuned_policy<Key>());
     });
   return {{"gpu", gpu},
           {"gpu_unavailable", inv.unavailable.empty() ? nlohmann::json(nullptr) : nlohmann::json(inv.unavailable)},

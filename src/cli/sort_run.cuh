@@ -9,7 +9,10 @@
 #include "cli/key_dispatch.hpp"
 #include "host/device_buffer.hpp"
 
+#include "cli/tuning.hpp"
+
 #include <warpsort/error.hpp>
+
 #include <warpsort/warpsort.cuh>
 
 #include <cuda_runtime_api.h>
@@ -61,7 +64,7 @@ void download(Key* h_keys, const Key* d_keys, std::size_t n, cudaStream_t stream
 template <class Key, class Comp>
 std::size_t warpsort_temp_bytes(std::size_t n) {
   std::size_t bytes = 0;
-  sort_keys<Key, Comp>(nullptr, bytes, nullptr, nullptr, n);
+  sort_keys<Key, Comp>(nullptr, bytes, nullptr, nullptr, n, Comp{}, 0, tuned_policy<Key>());
   return bytes;
 }
 
@@ -69,7 +72,8 @@ std::size_t warpsort_temp_bytes(std::size_t n) {
 template <class Key, class Value, class Comp>
 std::size_t warpsort_pair_temp_bytes(std::size_t n) {
   std::size_t bytes = 0;
-  sort_pairs<Key, Value, Comp>(nullptr, bytes, nullptr, nullptr, nullptr, nullptr, n);
+  sort_pairs<Key, Value, Comp>(nullptr, bytes, nullptr, nullptr, nullptr, nullptr, n, Comp{}, 0,
+                               tuned_policy<Key>());
   return bytes;
 }
 

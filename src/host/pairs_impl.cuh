@@ -1,13 +1,20 @@
 #pragma once
-// Key-value pairs: packed into (key, value, index) items, sorted by the four steps under
-// (key, index) order, unpacked. Stable by construction.
+// Key-value pairs, stable by construction: each pair is sorted as an item ordered by (key,
+// input index).
+//  - 4-byte keys in warpsort's own orders: the item is one 64-bit word, the key's order bits
+//    (an unsigned image of the key whose integer order is the sort order) above the index. It
+//    sorts as a uint64 key (min/max networks, 8 bytes a pass); afterwards the index gathers
+//    each value (and, for floats, whose -0.0 and +0.0 share order bits, each key).
+//  - other keys: (key, value, index) items under (key, index) order, unpacked at the end.
 #include "host/pair_item.cuh"
 #include "stages/index_math.hpp"
 #include "stages/temp_storage.hpp"
 
 #include <warpsort/warpsort.cuh>
 
+#include <cuda/std/bit>
 #include <cuda/std/limits>
+#include <cuda/std/type_traits>
 
 #include <string>
 
@@ -33,31 +40,101 @@ __global__ void unpack_pairs_kernel(const pair_item<Key, Value>* items, Key* key
   }
 }
 
-/// The policy for items: the step 4 buffers hold items, so the group capacity shrinks with them.
+/// The policy for items: the on-chip buffers of steps 1, 2 and 4 hold items, so the key counts
+/// shrink with the item's width (powers of two stay powers of two, and at least one tile).
 template <class Item>
 policy item_policy(const policy& p, std::size_t key_bytes) {
+  const auto scale = [&](int keys) {
+    return static_cast<int>(static_cast<std::size_t>(keys) * key_bytes / sizeof(Item));
+  };
+  const auto scale_pow2 = [&](int keys) {
+    const int k = floor_pow2(scale(keys) > 1 ? scale(keys) : 1);
+    return k > policy::merge_tile_keys ? k : policy::merge_tile_keys;
+  };
   policy q = p;
-  q.group_capacity = static_cast<int>(static_cast<std::size_t>(p.group_capacity) * key_bytes / sizeof(Item));
+  q.block_sort_keys = scale_pow2(p.block_sort_keys);
+  q.merge_block_keys = scale_pow2(p.merge_block_keys);
+  if (q.merge_block_keys > 2 * q.block_sort_keys) q.merge_block_keys = 2 * q.block_sort_keys;
+  q.group_capacity = scale(p.group_capacity);
+  // wide items take many registers in the tile networks: at most 256 threads a block
+  if (sizeof(Item) > 8) {
+    if (q.block_threads > 256) q.block_threads = 256;
+    if (q.group_block_threads > 256) q.group_block_threads = 256;
+  }
   return q;
 }
 
-}  // namespace detail
+
+/// Whether (Key, Comp) pairs take the packed 64-bit path.
+template <class Key, class Comp>
+struct packs_into_u64 : cuda::std::false_type {};
+template <class Key>
+struct packs_into_u64<Key, less<Key>>
+    : cuda::std::bool_constant<sizeof(Key) == 4 && cuda::std::is_arithmetic_v<Key>> {};
+template <class Key>
+struct packs_into_u64<Key, greater<Key>>
+    : cuda::std::bool_constant<sizeof(Key) == 4 && cuda::std::is_arithmetic_v<Key>> {};
+
+/// Order bits: unsigned words whose integer order is Comp's order of 4-byte keys (equal keys,
+/// and only they, share their bits).
+template <class Key, class Comp>
+__host__ __device__ __forceinline__ std::uint32_t order_bits(Key k) {
+  std::uint32_t b;
+  if constexpr (cuda::std::is_floating_point_v<Key>)
+    b = total_order_bits(k);
+  else if constexpr (cuda::std::is_signed_v<Key>)
+    b = cuda::std::bit_cast<std::uint32_t>(k) ^ 0x80000000u;
+  else
+    b = cuda::std::bit_cast<std::uint32_t>(k);
+  return cuda::std::is_same_v<Comp, greater<Key>> ? ~b : b;
+}
+
+/// The integer key back from its order bits (floats are gathered instead).
+template <class Key, class Comp>
+__host__ __device__ __forceinline__ Key key_from_order_bits(std::uint32_t b) {
+  if constexpr (cuda::std::is_same_v<Comp, greater<Key>>) b = ~b;
+  if constexpr (cuda::std::is_signed_v<Key>) b ^= 0x80000000u;
+  return cuda::std::bit_cast<Key>(b);
+}
 
 template <class Key, class Value, class Comp>
-void sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
-                const Value* values_in, Value* values_out, std::size_t n, Comp comp,
-                cudaStream_t stream, const policy& tuning, stage_times* times) {
-  using order = detail::pair_order<Key, Value, Comp>;
-  using item = typename order::item;
-  if (n > cuda::std::numeric_limits<std::uint32_t>::max())
-    throw input_error("warpsort::sort_pairs: at most 2^32 - 1 pairs (got " + std::to_string(n) + ")");
-  const policy p = detail::item_policy<item>(tuning, sizeof(Key));
-  const order item_comp{{comp}};
+__global__ void pack_words_kernel(const Key* keys, const Value* values, std::uint64_t* words,
+                                  Key* key_copy, Value* value_copy, std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const Key k = keys[i];
+  words[i] = (static_cast<std::uint64_t>(order_bits<Key, Comp>(k)) << 32) | i;
+  if (key_copy) key_copy[i] = k;  // sorting in place: the gathers read the copies
+  if (value_copy) value_copy[i] = values[i];
+}
 
+template <class Key, class Value, class Comp>
+__global__ void unpack_words_kernel(const std::uint64_t* words, const Key* keys,
+                                    const Value* values, Key* keys_out, Value* values_out,
+                                    std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const std::uint64_t w = words[i];
+  const std::uint32_t from = static_cast<std::uint32_t>(w);
+  if constexpr (cuda::std::is_floating_point_v<Key>)
+    keys_out[i] = keys[from];
+  else
+    keys_out[i] = key_from_order_bits<Key, Comp>(static_cast<std::uint32_t>(w >> 32));
+  values_out[i] = values[from];
+}
+
+template <class Key, class Value, class Comp>
+void sort_pairs_packed(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                       const Value* values_in, Value* values_out, std::size_t n,
+                       cudaStream_t stream, const policy& tuning, stage_times* times) {
+  using word = std::uint64_t;
+  const policy p = item_policy<word>(tuning, sizeof(Key));
   std::size_t inner_bytes = 0;
-  sort_keys<item, order>(nullptr, inner_bytes, nullptr, nullptr, n, item_comp, stream, p);
+  sort_keys<word, less<word>>(nullptr, inner_bytes, nullptr, nullptr, n, {}, stream, p);
   stages::temp_carver carver(d_temp);
-  item* items = carver.take<item>(n);
+  word* words = carver.take<word>(n);
+  Value* value_copy = carver.take<Value>(n);
+  Key* key_copy = carver.take<Key>(cuda::std::is_floating_point_v<Key> ? n : 0);
   void* inner = carver.take_bytes(inner_bytes);
   if (d_temp == nullptr) {
     temp_bytes = carver.used();
@@ -67,13 +144,59 @@ void sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* 
     throw input_error("warpsort::sort_pairs: temporary storage of " + std::to_string(temp_bytes) +
                       " bytes is smaller than the " + std::to_string(carver.used()) + " needed");
   if (n == 0) return;
+  const bool copy_values = values_out == values_in;
+  const bool copy_keys = cuda::std::is_floating_point_v<Key> && keys_out == keys_in;
   const unsigned threads = 256;
   const unsigned blocks = static_cast<unsigned>(stages::ceil_div(n, threads));
-  detail::pack_pairs_kernel<<<blocks, threads, 0, stream>>>(keys_in, values_in, items, n);
+  pack_words_kernel<Key, Value, Comp><<<blocks, threads, 0, stream>>>(
+      keys_in, values_in, words, copy_keys ? key_copy : nullptr,
+      copy_values ? value_copy : nullptr, n);
   WARPSORT_CHECK_LAUNCH();
-  sort_keys<item, order>(inner, inner_bytes, items, items, n, item_comp, stream, p, times);
-  detail::unpack_pairs_kernel<<<blocks, threads, 0, stream>>>(items, keys_out, values_out, n);
+  sort_keys<word, less<word>>(inner, inner_bytes, words, words, n, {}, stream, p, times);
+  unpack_words_kernel<Key, Value, Comp><<<blocks, threads, 0, stream>>>(
+      words, copy_keys ? key_copy : keys_in, copy_values ? value_copy : values_in, keys_out,
+      values_out, n);
   WARPSORT_CHECK_LAUNCH();
+}
+
+}  // namespace detail
+
+template <class Key, class Value, class Comp>
+void sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                const Value* values_in, Value* values_out, std::size_t n, Comp comp,
+                cudaStream_t stream, const policy& tuning, stage_times* times) {
+  if (n > cuda::std::numeric_limits<std::uint32_t>::max())
+    throw input_error("warpsort::sort_pairs: at most 2^32 - 1 pairs (got " + std::to_string(n) + ")");
+  if constexpr (detail::packs_into_u64<Key, Comp>::value) {
+    detail::sort_pairs_packed<Key, Value, Comp>(d_temp, temp_bytes, keys_in, keys_out, values_in,
+                                                values_out, n, stream, tuning, times);
+  } else {
+    using order = detail::pair_order<Key, Value, Comp>;
+    using item = typename order::item;
+    const policy p = detail::item_policy<item>(tuning, sizeof(Key));
+    const order item_comp{{comp}};
+
+    std::size_t inner_bytes = 0;
+    sort_keys<item, order>(nullptr, inner_bytes, nullptr, nullptr, n, item_comp, stream, p);
+    stages::temp_carver carver(d_temp);
+    item* items = carver.take<item>(n);
+    void* inner = carver.take_bytes(inner_bytes);
+    if (d_temp == nullptr) {
+      temp_bytes = carver.used();
+      return;
+    }
+    if (temp_bytes < carver.used())
+      throw input_error("warpsort::sort_pairs: temporary storage of " + std::to_string(temp_bytes) +
+                        " bytes is smaller than the " + std::to_string(carver.used()) + " needed");
+    if (n == 0) return;
+    const unsigned threads = 256;
+    const unsigned blocks = static_cast<unsigned>(stages::ceil_div(n, threads));
+    detail::pack_pairs_kernel<<<blocks, threads, 0, stream>>>(keys_in, values_in, items, n);
+    WARPSORT_CHECK_LAUNCH();
+    sort_keys<item, order>(inner, inner_bytes, items, items, n, item_comp, stream, p, times);
+    detail::unpack_pairs_kernel<<<blocks, threads, 0, stream>>>(items, keys_out, values_out, n);
+    WARPSORT_CHECK_LAUNCH();
+  }
 }
 
 }  // namespace warpsort

@@ -26,7 +26,7 @@ template <class Key, class Comp>
 pipeline_storage carve(stages::temp_carver& c, const sort_plan& plan, const policy& p) {
   pipeline_storage s{};
   s.keys = c.take<Key>(plan.n);
-  std::size_t splits = 0, seq = policy::chunk_keys;
+  std::size_t splits = 0, seq = static_cast<std::size_t>(p.block_sort_keys);
   for (int r = 0; r < plan.merge_rounds; ++r, seq *= 2)
     splits = std::max(splits, stages::merge_pairs_splits(plan.n, seq, p));
   s.splits = c.take<std::size_t>(splits);
@@ -93,7 +93,7 @@ void sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_ou
   events.mark(0);
   stages::sort_chunks(d_in, target(0), n, comp, tuning, stream);
   events.mark(1);
-  std::size_t seq = policy::chunk_keys;
+  std::size_t seq = static_cast<std::size_t>(tuning.block_sort_keys);
   for (int r = 0; r < plan.merge_rounds; ++r, seq *= 2)
     stages::merge_pairs_round<Key, Comp>(target(r), target(r + 1), n, seq, s.splits, comp, tuning,
                                          stream);

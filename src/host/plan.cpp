@@ -18,8 +18,12 @@ void check_policy(const policy& p) {
   if (p.group_block_threads < policy::warp_threads ||
       p.group_block_threads % policy::warp_threads != 0 || p.group_block_threads > 1024)
     fail("group_block_threads must be a multiple of 32 in [32, 1024]");
-  if (p.merge_task_keys < static_cast<std::size_t>(policy::merge_buffer_keys))
-    fail("merge_task_keys must be at least the merge buffer (128)");
+  const auto pow2 = [](int x) { return x > 0 && (x & (x - 1)) == 0; };
+  if (!pow2(p.block_sort_keys) || p.block_sort_keys < policy::merge_tile_keys)
+    fail("block_sort_keys must be a power of two, at least 256");
+  if (!pow2(p.merge_block_keys) || p.merge_block_keys < policy::merge_tile_keys ||
+      p.merge_block_keys > 2 * p.block_sort_keys)
+    fail("merge_block_keys must be a power of two in [256, 2 block_sort_keys]");
   if (p.max_sequences < 2) fail("max_sequences (L) must be at least 2");
   if (p.oversampling < 1) fail("oversampling (K) must be at least 1");
   if (p.group_capacity < p.oversampling + p.max_sequences)
@@ -34,8 +38,8 @@ sort_plan make_plan(std::size_t n, const policy& p) {
   plan.n = n;
   if (n == 0) return plan;
   plan.chunks = ceil_div(n, policy::chunk_keys);
-  plan.sequence_keys = policy::chunk_keys;
-  plan.sequences = plan.chunks;
+  plan.sequence_keys = static_cast<std::size_t>(p.block_sort_keys);
+  plan.sequences = ceil_div(n, plan.sequence_keys);
   while (plan.sequences > static_cast<std::size_t>(p.max_sequences)) {
     plan.sequence_keys *= 2;
     plan.sequences = ceil_div(n, plan.sequence_keys);

@@ -35,7 +35,7 @@ WARPSORT_HD int striped_slot(int lane, int reg) { return reg * 32 + lane; }
 WARPSORT_HD bool run_ascends(int slot, int k) { return (slot & k) == 0; }
 WARPSORT_HD bool keeps_min(int slot, int k, int j) { return ((slot & j) == 0) == run_ascends(slot, k); }
 
-// ---------------------------------------------------------------- step 2: pairs and buffer
+// ---------------------------------------------------------------- step 2: pairs and tiles
 
 /// Sequences of `seq_len` keys tile [0, n); pair p merges sequences 2p and 2p+1 into
 /// [a_begin, b_end). The last sequence may be short, and an odd one out has an empty B.
@@ -46,12 +46,6 @@ WARPSORT_HD pair_bounds pair_of(std::size_t pair, std::size_t seq_len, std::size
   const std::size_t a_begin = min_size(pair * 2 * seq_len, n);
   const std::size_t a_end = min_size(a_begin + seq_len, n);
   return {a_begin, a_end, min_size(a_end + seq_len, n)};
-}
-
-/// Warp tasks per pair: one while the merged pair fits in a task (the paper's one warp per
-/// pair), else the pair's output is cut into tasks of `task_keys` outputs.
-WARPSORT_HD std::size_t tasks_per_pair(std::size_t seq_len, std::size_t task_keys) {
-  return 2 * seq_len <= task_keys ? 1 : ceil_div(2 * seq_len, task_keys);
 }
 
 /// Merge path: how many of the first `diag` outputs of merge(A, B) come from A, equal keys
@@ -71,17 +65,27 @@ WARPSORT_HD std::size_t merge_path(ItA a, std::size_t na, ItB b, std::size_t nb,
   return lo;
 }
 
-/// The merge buffer's lower half is refilled with `half` keys loaded in reverse: buffer slot
-/// s takes the block's key half-1-s, so [reversed block | kept ascending half] is bitonic.
-WARPSORT_HD int reversed_source(int slot, int half) { return half - 1 - slot; }
+/// A merge tile: the outputs [d, d + count) of merge(A, B) come from A[a0, a1) and B[b0, b1)
+/// (merge path at d and d + count). A warp loads them as one bitonic sequence of `tile` slots:
+/// A's share ascending in slots [0, na), B's share reversed in slots [tile - nb, tile) (slot s
+/// takes B's key tile - 1 - s), and the sentinel between them (only a partial tile has a gap).
+/// Ascending, then padding that sorts last, then descending: bitonic, so the log2(tile)-level
+/// bitonic merge network sorts it, and its first count slots are the tile's outputs.
+enum class tile_source { a, b, pad };
+struct tile_slot {
+  tile_source from;
+  int index;  // into A's or B's share
+};
+WARPSORT_HD tile_slot bitonic_tile_slot(int slot, int na, int nb, int tile) {
+  if (slot < na) return {tile_source::a, slot};
+  if (slot >= tile - nb) return {tile_source::b, tile - 1 - slot};
+  return {tile_source::pad, 0};
+}
 
-/// Which input refills the buffer: the one whose last loaded key is smaller (A on ties), since
-/// its unloaded keys may still belong before the keys held in the buffer.
-enum class refill { from_a, from_b, none };
-WARPSORT_HD refill choose_refill(bool a_left, bool b_left, bool b_last_before_a_last) {
-  if (a_left && (!b_left || !b_last_before_a_last)) return refill::from_a;
-  if (b_left) return refill::from_b;
-  return refill::none;
+/// Step 2 cuts the output of every pair into blocks of `block_keys` (a power of two no longer
+/// than a pair, so a block never straddles two pairs). Block b starts at output b * block_keys.
+WARPSORT_HD std::size_t merge_blocks(std::size_t n, std::size_t block_keys) {
+  return ceil_div(n, block_keys);
 }
 
 // ---------------------------------------------------------------- step 3: samples and cuts

@@ -5,9 +5,10 @@
 // pairwise warp merges (the step 2 merge, reading and writing shared memory) run there; the
 // last round writes straight to global memory. In a round each warp takes an equal share of
 // the output and merges, pair by pair, the parts of it that merge path assigns to it.
+#include "block_merge.cuh"
 #include "index_math.hpp"
+#include "launch.hpp"
 #include "stages.hpp"
-#include "warp_merge.cuh"
 
 #include <warpsort/error.hpp>
 
@@ -15,39 +16,28 @@
 
 namespace warpsort::stages {
 
-/// Start of piece `piece` of a round in which pieces are `width` original pieces wide.
-__device__ __forceinline__ unsigned piece_start(const unsigned* offsets, std::size_t piece,
-                                                int width_log2, std::size_t pieces) {
-  return offsets[min_size(piece << width_log2, pieces)];
+/// Start of piece `piece` of a round in which pieces are 2^width_log2 original pieces wide.
+__device__ __forceinline__ int piece_start(const unsigned* offsets, int piece, int width_log2,
+                                           int pieces) {
+  const int first = piece << width_log2;
+  return static_cast<int>(offsets[first < pieces ? first : pieces]);
 }
 
-/// One round in shared memory: merges pieces (2q, 2q+1) of width 2^r for every q; this warp
-/// writes outputs [begin, end) of the round.
-template <class Key, class Comp>
-__device__ void merge_round_by_warp(const Key* src, Key* dst, const unsigned* offsets,
-                                    std::size_t pieces, int r, unsigned begin, unsigned end,
-                                    Comp comp) {
-  const std::size_t pairs = ceil_div(ceil_div(pieces, std::size_t{1} << r), 2);
-  while (begin < end) {
-    // the pair holding output `begin`: the last q with start(q) <= begin
-    std::size_t lo = 0, hi = pairs;
+/// The pairs of round r of a group: pieces (2q, 2q+1), each 2^r original pieces wide.
+struct group_round_pairs {
+  const unsigned* offsets;
+  int pieces, r, pairs;
+  __device__ __forceinline__ run_pair operator()(int d) const {
+    int lo = 0, hi = pairs;  // the last pair q whose start is <= d
     while (hi - lo > 1) {
-      const std::size_t mid = (lo + hi) / 2;
-      if (piece_start(offsets, mid, r + 1, pieces) <= begin) lo = mid; else hi = mid;
+      const int mid = (lo + hi) / 2;
+      if (piece_start(offsets, mid, r + 1, pieces) <= d) lo = mid; else hi = mid;
     }
-    const unsigned a_begin = piece_start(offsets, 2 * lo, r, pieces);
-    const unsigned b_begin = piece_start(offsets, 2 * lo + 1, r, pieces);
-    const unsigned b_end = piece_start(offsets, 2 * lo + 2, r, pieces);
-    const unsigned stop = end < b_end ? end : b_end;
-    const std::size_t na = b_begin - a_begin, nb = b_end - b_begin;
-    const std::size_t d0 = begin - a_begin, d1 = stop - a_begin;
-    const std::size_t a0 = merge_path(src + a_begin, na, src + b_begin, nb, d0, comp);
-    const std::size_t a1 = merge_path(src + a_begin, na, src + b_begin, nb, d1, comp);
-    merge_by_warp(src + a_begin + a0, a1 - a0, src + b_begin + (d0 - a0), (d1 - a1) - (d0 - a0),
-                  dst + begin, comp);
-    begin = stop;
+    const int a = piece_start(offsets, 2 * lo, r, pieces);
+    const int b = piece_start(offsets, 2 * lo + 1, r, pieces);
+    return {a, b - a, piece_start(offsets, 2 * lo + 2, r, pieces) - b};
   }
-}
+};
 
 template <class Key, class Comp>
 __global__ void merge_groups_kernel(const Key* src, Key* out, std::size_t n, std::size_t seq_len,
@@ -55,8 +45,8 @@ __global__ void merge_groups_kernel(const Key* src, Key* out, std::size_t n, std
                                     std::size_t capacity, const std::size_t* cuts,
                                     const std::size_t* group_offsets, Comp comp) {
   extern __shared__ __align__(16) unsigned char smem[];
-  Key* const ping = reinterpret_cast<Key*>(smem);
-  Key* const pong = ping + capacity;
+  Key* ping = reinterpret_cast<Key*>(smem);
+  Key* pong = ping + capacity;
   unsigned* offsets = reinterpret_cast<unsigned*>(pong + capacity);
 
   const std::size_t g = blockIdx.x;
@@ -78,36 +68,55 @@ __global__ void merge_groups_kernel(const Key* src, Key* out, std::size_t n, std
   auto piece_end = [&](std::size_t i) {
     return g + 1 == groups ? min_size(seq_len, n - i * seq_len) : cuts[g * sequences + i];
   };
-  if (threadIdx.x == 0) {
-    unsigned at = 0;
-    for (std::size_t i = 0; i < sequences; ++i) {
-      offsets[i] = at;
-      at += static_cast<unsigned>(piece_end(i) - piece_begin(i));
+  // piece offsets: warp 0 scans the piece sizes, 32 at a time
+  if (warp == 0) {
+    unsigned carry = 0;
+    for (std::size_t i0 = 0; i0 < sequences; i0 += policy::warp_threads) {
+      const std::size_t i = i0 + lane;
+      const unsigned size = i < sequences ? static_cast<unsigned>(piece_end(i) - piece_begin(i)) : 0;
+      unsigned sum = size;  // inclusive scan over the lanes
+#pragma unroll
+      for (int d = 1; d < policy::warp_threads; d *= 2) {
+        const unsigned up = __shfl_up_sync(full_warp, sum, d);
+        if (lane >= d) sum += up;
+      }
+      if (i < sequences) offsets[i + 1] = carry + sum;
+      carry += __shfl_sync(full_warp, sum, policy::warp_threads - 1);
     }
-    offsets[sequences] = at;
+    if (lane == 0) offsets[0] = 0;
   }
   __syncthreads();
 
+  // warp per piece, four loads a lane in flight
   for (std::size_t i = warp; i < sequences; i += warps) {
     const Key* piece = src + i * seq_len + piece_begin(i);
-    for (unsigned x = lane; x < offsets[i + 1] - offsets[i]; x += policy::warp_threads)
-      ping[offsets[i] + x] = piece[x];
+    const int size = static_cast<int>(offsets[i + 1] - offsets[i]);
+    Key* to = ping + offsets[i];
+    for (int x = lane; x < size; x += 4 * policy::warp_threads) {
+      Key v[4];
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+        if (x + j * policy::warp_threads < size) v[j] = piece[x + j * policy::warp_threads];
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+        if (x + j * policy::warp_threads < size) to[x + j * policy::warp_threads] = v[j];
+    }
   }
   __syncthreads();
 
-  // each warp's share of a round's output, a multiple of 32 keys
-  const unsigned share =
-      static_cast<unsigned>(ceil_div(ceil_div(group_size, warps), policy::warp_threads)) *
-      policy::warp_threads;
-  const unsigned begin = min_size(static_cast<std::size_t>(warp) * share, group_size);
-  const unsigned end = min_size(static_cast<std::size_t>(begin) + share, group_size);
+  const int pieces = static_cast<int>(sequences);
   const int rounds = ceil_log2(sequences);
+  const int count = static_cast<int>(group_size);
   for (int r = 0; r < rounds; ++r) {
     const bool last = r + 1 == rounds;
-    const Key* src_round = r % 2 == 0 ? ping : pong;
-    Key* dst = last ? out + group_begin : (r % 2 == 0 ? pong : ping);
-    merge_round_by_warp(src_round, dst, offsets, sequences, r, begin, end, comp);
-    if (!last) __syncthreads();
+    const int width = 1 << (r + 1);
+    const group_round_pairs pairs{offsets, pieces, r, (pieces + width - 1) / width};
+    merge_round_by_warps(ping, count, pairs, last ? out + group_begin : pong, comp);
+    if (last) break;
+    __syncthreads();
+    Key* const t = ping;
+    ping = pong;
+    pong = t;
   }
 }
 
@@ -118,9 +127,7 @@ void merge_groups(const Key* src, Key* out, std::size_t n, std::size_t seq_len,
   if (groups == 0) return;
   const std::size_t capacity = static_cast<std::size_t>(p.group_capacity);
   const std::size_t smem = 2 * capacity * sizeof(Key) + (sequences + 1) * sizeof(unsigned);
-  WARPSORT_CUDA_CHECK(cudaFuncSetAttribute(merge_groups_kernel<Key, Comp>,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(smem)));
+  allow_dynamic_smem(merge_groups_kernel<Key, Comp>, smem);
   merge_groups_kernel<<<static_cast<unsigned>(groups), p.group_block_threads, smem, stream>>>(
       src, out, n, seq_len, sequences, groups, capacity, layout.cuts, layout.group_offsets,
       comp);

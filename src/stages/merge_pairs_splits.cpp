@@ -4,10 +4,8 @@
 
 namespace warpsort::stages {
 
-std::size_t merge_pairs_splits(std::size_t n, std::size_t seq_len, const policy& p) {
-  const std::size_t tasks = tasks_per_pair(seq_len, p.merge_task_keys);
-  if (tasks == 1) return 0;
-  return ceil_div(n, 2 * seq_len) * (tasks + 1);
+std::size_t merge_pairs_splits(std::size_t n, std::size_t, const policy& p) {
+  return merge_blocks(n, static_cast<std::size_t>(p.merge_block_keys));
 }
 
 }  // namespace warpsort::stages

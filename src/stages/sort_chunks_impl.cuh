@@ -1,5 +1,13 @@
 #pragma once
-// Step 1 kernel and launcher: one warp per 128-key chunk.
+// Step 1 kernel and launcher: one block sorts block_sort_keys keys on chip.
+//
+// Each warp sorts 128-key chunks with the bitonic sort network (the paper's step 1); the
+// block then merges the sorted chunks pairwise in shared memory, level by level, with the
+// warp tile merge of step 2, until the whole block is one sorted sequence. Only that last
+// level writes to global memory, so step 2 starts from sequences of block_sort_keys keys
+// instead of 128 and saves log2(block_sort_keys / 128) passes over memory.
+#include "block_merge.cuh"
+#include "launch.hpp"
 #include "sort_chunks.cuh"
 #include "stages.hpp"
 
@@ -8,22 +16,43 @@
 namespace warpsort::stages {
 
 template <class Key, class Comp>
-__global__ void sort_chunks_kernel(const Key* in, Key* out, std::size_t n, Comp comp) {
-  const std::size_t warp =
-      (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / policy::warp_threads;
-  const std::size_t begin = warp * policy::chunk_keys;
-  if (begin >= n) return;  // whole warps leave together
-  sort_chunk_by_warp(in + begin, out + begin, min_size(n - begin, policy::chunk_keys), comp);
+__global__ void sort_blocks_kernel(const Key* in, Key* out, std::size_t n, int block_keys,
+                                   Comp comp) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  constexpr int chunk = policy::chunk_keys;
+  const std::size_t base = static_cast<std::size_t>(blockIdx.x) * block_keys;
+  const int count = static_cast<int>(min_size(static_cast<std::size_t>(block_keys), n - base));
+  const int warp = static_cast<int>(threadIdx.x / policy::warp_threads);
+  const int warps = static_cast<int>(blockDim.x / policy::warp_threads);
+  Key* src = reinterpret_cast<Key*>(smem);
+  Key* dst = src + block_keys;
+
+  const bool one_chunk = count <= chunk;  // then the chunk is the block's result
+  for (int c = warp * chunk; c < count; c += warps * chunk)
+    sort_chunk_by_warp(in + base + c, one_chunk ? out + base : src + c,
+                       count - c < chunk ? count - c : chunk, comp);
+  if (one_chunk) return;
+  __syncthreads();
+  for (int run = chunk; run < count; run *= 2) {
+    const bool last = 2 * run >= count;
+    merge_round_by_warps(src, count, regular_runs{count, run}, last ? out + base : dst, comp);
+    if (last) break;
+    __syncthreads();
+    Key* const t = src;
+    src = dst;
+    dst = t;
+  }
 }
 
 template <class Key, class Comp>
 void sort_chunks(const Key* in, Key* out, std::size_t n, Comp comp, const policy& p,
                  cudaStream_t stream) {
   if (n == 0) return;
-  const std::size_t warps_per_block = p.block_threads / policy::warp_threads;
-  const std::size_t blocks = ceil_div(ceil_div(n, policy::chunk_keys), warps_per_block);
-  sort_chunks_kernel<<<static_cast<unsigned>(blocks), p.block_threads, 0, stream>>>(in, out, n,
-                                                                                    comp);
+  const std::size_t smem = 2 * static_cast<std::size_t>(p.block_sort_keys) * sizeof(Key);
+  allow_dynamic_smem(sort_blocks_kernel<Key, Comp>, smem);
+  const std::size_t blocks = ceil_div(n, static_cast<std::size_t>(p.block_sort_keys));
+  sort_blocks_kernel<<<static_cast<unsigned>(blocks), p.block_threads, smem, stream>>>(
+      in, out, n, p.block_sort_keys, comp);
   WARPSORT_CHECK_LAUNCH();
 }
 

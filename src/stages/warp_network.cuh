@@ -8,6 +8,8 @@
 
 #include "index_math.hpp"
 
+#include <warpsort/order.cuh>
+
 #include <cstring>
 #include <type_traits>
 
@@ -51,24 +53,58 @@ __device__ __forceinline__ Key shfl(const Key& x, int src_lane) {
   }
 }
 
+/// Integral keys in warpsort's own orders compare-exchange with min/max instructions (one
+/// instruction a key) instead of a compare and two selects. Floats keep the generic path: their
+/// total order treats -0.0 and +0.0 as equal but must not turn one into the other.
+template <class Key, class Comp>
+struct minmax_order : std::false_type {};
+template <class Key>
+struct minmax_order<Key, warpsort::less<Key>> : std::is_integral<Key> {};
+template <class Key>
+struct minmax_order<Key, warpsort::greater<Key>> : std::is_integral<Key> {};
+
+/// The key of a and b that the order puts first (a on ties), and the other one.
+template <class Key, class Comp>
+__device__ __forceinline__ Key first_of(const Key& a, const Key& b, Comp comp) {
+  if constexpr (minmax_order<Key, Comp>::value) {
+    if constexpr (std::is_same_v<Comp, warpsort::less<Key>>) return b < a ? b : a;
+    else return a < b ? b : a;
+  } else {
+    return comp(b, a) ? b : a;
+  }
+}
+template <class Key, class Comp>
+__device__ __forceinline__ Key second_of(const Key& a, const Key& b, Comp comp) {
+  if constexpr (minmax_order<Key, Comp>::value) {
+    if constexpr (std::is_same_v<Comp, warpsort::less<Key>>) return b < a ? a : b;
+    else return a < b ? a : b;
+  } else {
+    return comp(b, a) ? a : b;
+  }
+}
+
 /// lo sits at the lower slot; afterwards lo/hi are in `ascending` order. Equal keys stay put,
 /// so keys that compare equal but differ in bits (-0.0, +0.0) are never duplicated or lost.
 template <class Key, class Comp>
 __device__ __forceinline__ void compare_exchange(Key& lo, Key& hi, bool ascending, Comp comp) {
-  const bool swap = ascending ? comp(hi, lo) : comp(lo, hi);
-  const Key a = lo;
-  lo = swap ? hi : lo;
-  hi = swap ? a : hi;
+  const Key first = first_of(lo, hi, comp), second = second_of(lo, hi, comp);
+  lo = ascending ? first : second;
+  hi = ascending ? second : first;
 }
 
-/// Trades x with lane ^ lane_mask and keeps the smaller (keep_min) or the larger key. The two
-/// lanes make mirror-image choices, so the pair is exchanged consistently.
+/// Trades x with lane ^ lane_mask and keeps the key ordered first (keep_first) or the other.
+/// The two lanes make mirror-image choices, so the pair is exchanged consistently: ties keep
+/// x in both lanes, i.e. the pair is left as it was.
 template <class Key, class Comp>
-__device__ __forceinline__ Key compare_exchange_lanes(const Key& x, int lane_mask, bool keep_min,
-                                                      Comp comp) {
+__device__ __forceinline__ Key compare_exchange_lanes(const Key& x, int lane_mask,
+                                                      bool keep_first, Comp comp) {
   const Key y = shfl_xor(x, lane_mask);
-  const bool take = keep_min ? comp(y, x) : comp(x, y);
-  return take ? y : x;
+  if constexpr (minmax_order<Key, Comp>::value) {
+    return keep_first ? first_of(x, y, comp) : second_of(y, x, comp);
+  } else {
+    const bool take = keep_first ? comp(y, x) : comp(x, y);
+    return take ? y : x;
+  }
 }
 
 /// One step of a bitonic network: building runs of K slots, partner distance J.
@@ -81,7 +117,8 @@ __device__ __forceinline__ void bitonic_step(Key (&v)[V], int lane, Comp comp) {
     for (int r = 0; r < V; ++r) {
       if ((r & rj) == 0) {
         const int slot = Blocked ? blocked_slot(lane, r, V) : striped_slot(lane, r);
-        compare_exchange(v[r], v[r | rj], run_ascends(slot, K), comp);
+        // the last phase (a merge of 32 V slots) runs every comparator ascending
+        compare_exchange(v[r], v[r | rj], K == 32 * V || run_ascends(slot, K), comp);
       }
     }
   } else {
@@ -89,7 +126,8 @@ __device__ __forceinline__ void bitonic_step(Key (&v)[V], int lane, Comp comp) {
 #pragma unroll
     for (int r = 0; r < V; ++r) {
       const int slot = Blocked ? blocked_slot(lane, r, V) : striped_slot(lane, r);
-      v[r] = compare_exchange_lanes(v[r], lane_mask, keeps_min(slot, K, J), comp);
+      const bool keep_first = K == 32 * V ? (slot & J) == 0 : keeps_min(slot, K, J);
+      v[r] = compare_exchange_lanes(v[r], lane_mask, keep_first, comp);
     }
   }
 }

@@ -59,19 +59,26 @@ TEST(Pipeline, Descending) {
                         "descending " + dist + " n=" + std::to_string(n));
 }
 
-// Other tunings must sort just as well: small L (more rounds), odd L, small tasks and groups.
+// Other tunings must sort just as well: small L (more rounds), odd L, small on-chip blocks and
+// groups, other block sizes.
 TEST(Pipeline, PolicyVariations) {
   WARPSORT_REQUIRE_GPU();
-  std::vector<warpsort::policy> policies(4, warpsort::default_policy<Key>());
+  std::vector<warpsort::policy> policies(5, warpsort::default_policy<Key>());
   policies[0].max_sequences = 2;
   policies[1].max_sequences = 7;
   policies[1].oversampling = 8;
-  policies[2].merge_task_keys = 128;
+  policies[2].block_sort_keys = 256;
+  policies[2].merge_block_keys = 512;
   policies[2].group_capacity = 1024;
   policies[3].max_sequences = 64;
   policies[3].oversampling = 64;
   policies[3].group_block_threads = 512;
   policies[3].block_threads = 128;
+  policies[4].block_sort_keys = 1024;
+  policies[4].merge_block_keys = 256;
+  policies[4].max_sequences = 256;
+  policies[4].oversampling = 16;
+  policies[4].group_block_threads = 128;
   for (std::size_t i = 0; i < policies.size(); ++i)
     for (std::size_t n : capped({1000, 65537, 1299709}))
       for (const auto& dist : test_distributions())

@@ -93,13 +93,6 @@ TEST(IndexMath, PairBoundsTileTheInput) {
   EXPECT_GT(b.a_begin, std::size_t{1} << 32);
 }
 
-TEST(IndexMath, TasksPerPair) {
-  EXPECT_EQ(ws::tasks_per_pair(128, 2048), 1u);
-  EXPECT_EQ(ws::tasks_per_pair(1024, 2048), 1u);
-  EXPECT_EQ(ws::tasks_per_pair(2048, 2048), 2u);
-  EXPECT_EQ(ws::tasks_per_pair(3000, 2048), 3u);
-}
-
 TEST(IndexMath, MergePathMatchesAStableMerge) {
   std::mt19937_64 rng(11);
   for (int trial = 0; trial < 300; ++trial) {
@@ -122,64 +115,68 @@ TEST(IndexMath, MergePathMatchesAStableMerge) {
   }
 }
 
-TEST(IndexMath, ReversedLoadsMakeTheBufferBitonic) {
-  for (int s = 0; s < 64; ++s) EXPECT_EQ(ws::reversed_source(s, 64), 63 - s);
-  // [block reversed | kept ascending half] first falls then rises
-  std::vector<int> block(64), kept(64), buffer(128);
-  std::iota(block.begin(), block.end(), 10);
-  std::iota(kept.begin(), kept.end(), 5);
-  for (int s = 0; s < 64; ++s) buffer[s] = block[ws::reversed_source(s, 64)];
-  std::copy(kept.begin(), kept.end(), buffer.begin() + 64);
-  const auto lowest = std::min_element(buffer.begin(), buffer.end());
-  EXPECT_TRUE(std::is_sorted(buffer.begin(), lowest, std::greater<>()));
-  EXPECT_TRUE(std::is_sorted(lowest, buffer.end()));
+TEST(IndexMath, BitonicTileSlots) {
+  using ws::tile_source;
+  // full tile: 3 keys of A, then 5 of B reversed
+  for (int s = 0; s < 3; ++s) EXPECT_EQ(ws::bitonic_tile_slot(s, 3, 5, 8).from, tile_source::a);
+  for (int s = 3; s < 8; ++s) {
+    EXPECT_EQ(ws::bitonic_tile_slot(s, 3, 5, 8).from, tile_source::b);
+    EXPECT_EQ(ws::bitonic_tile_slot(s, 3, 5, 8).index, 7 - s);
+  }
+  // partial tile: the gap between the two shares is padding
+  EXPECT_EQ(ws::bitonic_tile_slot(2, 2, 3, 8).from, tile_source::pad);
+  EXPECT_EQ(ws::bitonic_tile_slot(4, 2, 3, 8).from, tile_source::pad);
+  EXPECT_EQ(ws::bitonic_tile_slot(5, 2, 3, 8).index, 2);
+  EXPECT_EQ(ws::bitonic_tile_slot(7, 2, 3, 8).index, 0);
 }
 
-TEST(IndexMath, RefillChoice) {
-  using ws::refill;
-  EXPECT_EQ(ws::choose_refill(true, true, false), refill::from_a);   // a_last <= b_last
-  EXPECT_EQ(ws::choose_refill(true, true, true), refill::from_b);    // b_last < a_last
-  EXPECT_EQ(ws::choose_refill(true, false, true), refill::from_a);
-  EXPECT_EQ(ws::choose_refill(false, true, false), refill::from_b);
-  EXPECT_EQ(ws::choose_refill(false, false, false), refill::none);
+TEST(IndexMath, MergeBlocks) {
+  EXPECT_EQ(ws::merge_blocks(0, 4096), 0u);
+  EXPECT_EQ(ws::merge_blocks(4096, 4096), 1u);
+  EXPECT_EQ(ws::merge_blocks(4097, 4096), 2u);
 }
 
-// A CPU model of the warp merge: the buffer of t keys, emitting the lower half, refilled by
-// choose_refill with padding by a sentinel. It must reproduce std::merge for any lengths.
-TEST(IndexMath, BufferMergeModelReproducesStdMerge) {
-  constexpr std::size_t half = warpsort::policy::merge_buffer_keys / 2;
+/// The bitonic merge network on `tile` slots, run on the CPU exactly as the warp runs it:
+/// partners j = tile/2, ..., 1 apart, the lower slot keeps the smaller key.
+static std::vector<std::uint32_t> bitonic_merge_network(std::vector<std::uint32_t> v) {
+  for (std::size_t j = v.size() / 2; j > 0; j /= 2)
+    for (std::size_t s = 0; s < v.size(); ++s)
+      if ((s & j) == 0 && v[s ^ j] < v[s]) std::swap(v[s], v[s ^ j]);
+  return v;
+}
+
+// A CPU model of the tile merge (steps 1, 2 and 4): merge path cuts the outputs into tiles of
+// 256, each tile is loaded by bitonic_tile_slot and sorted by the merge network alone. It must
+// reproduce std::merge for any lengths, with duplicates and keys equal to the sentinel.
+TEST(IndexMath, TileMergeModelReproducesStdMerge) {
+  constexpr int tile = warpsort::policy::merge_tile_keys;
   const std::uint32_t pad = ~0u;
   std::mt19937_64 rng(3);
   for (int trial = 0; trial < 400; ++trial) {
     const std::uint32_t distinct = trial % 2 ? 5 : 1u << 30;
-    auto a = sorted_keys(rng() % 400, distinct, rng);
-    auto b = sorted_keys(rng() % 400, distinct, rng);
+    auto a = sorted_keys(rng() % 1200, distinct, rng);
+    auto b = sorted_keys(rng() % 1200, distinct, rng);
     if (trial % 7 == 0) a.push_back(pad);  // real keys equal to the sentinel
-    auto block = [&](const std::vector<std::uint32_t>& v, std::size_t from) {
-      std::vector<std::uint32_t> out(half, pad);
-      for (std::size_t i = 0; i < half && from + i < v.size(); ++i) out[i] = v[from + i];
-      return out;
-    };
-    std::vector<std::uint32_t> buf = block(a, 0), got;
-    auto bb = block(b, 0);
-    buf.insert(buf.end(), bb.begin(), bb.end());
-    std::size_t an = half, bn = half;
-    std::uint32_t a_last = buf[half - 1], b_last = buf[2 * half - 1];
     const std::size_t total = a.size() + b.size();
-    for (;;) {
-      std::sort(buf.begin(), buf.end());  // the network's result
-      got.insert(got.end(), buf.begin(), buf.begin() + half);
-      const auto src = ws::choose_refill(an < a.size(), bn < b.size(), b_last < a_last);
-      if (src == ws::refill::none) {
-        got.insert(got.end(), buf.begin() + half, buf.end());
-        break;
+    std::vector<std::uint32_t> got;
+    std::size_t a0 = 0;
+    for (std::size_t d = 0; d < total; d += tile) {
+      const std::size_t count = std::min<std::size_t>(tile, total - d);
+      const std::size_t a1 =
+          ws::merge_path(a.data(), a.size(), b.data(), b.size(), d + count, std::less<>());
+      const int na = static_cast<int>(a1 - a0), nb = static_cast<int>(count) - na;
+      const std::size_t b0 = d - a0;
+      std::vector<std::uint32_t> v(tile);
+      for (int s = 0; s < tile; ++s) {
+        const auto t = ws::bitonic_tile_slot(s, na, nb, tile);
+        v[s] = t.from == ws::tile_source::a   ? a[a0 + t.index]
+               : t.from == ws::tile_source::b ? b[b0 + t.index]
+                                              : pad;
       }
-      auto next = src == ws::refill::from_a ? block(a, an) : block(b, bn);
-      (src == ws::refill::from_a ? an : bn) += half;
-      (src == ws::refill::from_a ? a_last : b_last) = next.back();
-      std::copy(next.begin(), next.end(), buf.begin());
+      v = bitonic_merge_network(v);
+      got.insert(got.end(), v.begin(), v.begin() + count);
+      a0 = a1;
     }
-    got.resize(total);
     std::vector<std::uint32_t> expect(total);
     std::merge(a.begin(), a.end(), b.begin(), b.end(), expect.begin());
     ASSERT_EQ(got, expect) << "trial " << trial;
@@ -284,20 +281,30 @@ TEST(Plan, ShapesAndBounds) {
   const auto one = warpsort::make_plan(100, p);
   EXPECT_EQ(one.chunks, 1u);
   EXPECT_FALSE(one.splits());
+  EXPECT_FALSE(warpsort::make_plan(static_cast<std::size_t>(p.block_sort_keys), p).splits());
   for (std::size_t n : {129ul, 1000ul, 4097ul, 1ul << 20, (1ul << 24) + 1, (1ul << 32) + 12345}) {
     const auto plan = warpsort::make_plan(n, p);
     EXPECT_EQ(plan.chunks, ws::ceil_div(n, 128));
     EXPECT_LE(plan.sequences, static_cast<std::size_t>(p.max_sequences));
     EXPECT_EQ(plan.sequences, ws::ceil_div(n, plan.sequence_keys));
-    EXPECT_EQ(plan.sequence_keys, std::size_t{128} << plan.merge_rounds);
+    EXPECT_EQ(plan.sequence_keys,
+              static_cast<std::size_t>(p.block_sort_keys) << plan.merge_rounds);
     EXPECT_LE(plan.group_bound, static_cast<std::size_t>(p.group_capacity));
-    EXPECT_GE(plan.groups * (p.oversampling + plan.sequences) * plan.sample_stride, n);
+    EXPECT_EQ(plan.splits(), n > static_cast<std::size_t>(p.block_sort_keys));
+    if (plan.splits())
+      EXPECT_GE(plan.groups * (p.oversampling + plan.sequences) * plan.sample_stride, n);
   }
   warpsort::policy bad = p;
   bad.max_sequences = 1;
   EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
   bad = p;
   bad.group_capacity = 10;
+  EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
+  bad = p;
+  bad.block_sort_keys = 3000;  // not a power of two
+  EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
+  bad = p;
+  bad.merge_block_keys = 4 * p.block_sort_keys;  // a block could straddle two pairs
   EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
 }
 
@@ -307,19 +314,20 @@ TEST(Plan, OffsetsNearAndPast2e32) {
   for (auto [n, key_bytes] : {std::pair<std::size_t, std::size_t>{(std::size_t{1} << 32) + 12345, 4},
                               {(std::size_t{1} << 32) - 1, 4},
                               {(std::size_t{1} << 31) + 7, 8}}) {
-    warpsort::policy p;
-    p.group_capacity = static_cast<int>(32768 / key_bytes);
+    const warpsort::policy p = key_bytes == 4 ? warpsort::default_policy<std::uint32_t>()
+                                              : warpsort::default_policy<std::uint64_t>();
     const auto plan = warpsort::make_plan(n, p);
-    // step 1: the last chunk starts inside the input
-    EXPECT_LT((plan.chunks - 1) * 128, n);
-    EXPECT_LE(ws::ceil_div(plan.chunks, p.block_threads / 32), std::size_t{0x7fffffff});
-    // step 2: the last pair of every round ends at n
-    std::size_t seq = 128;
+    // step 1: the last block starts inside the input
+    const std::size_t sort_blocks = ws::ceil_div(n, p.block_sort_keys);
+    EXPECT_LT((sort_blocks - 1) * p.block_sort_keys, n);
+    EXPECT_LE(sort_blocks, std::size_t{0x7fffffff});
+    // step 2: the last pair of every round ends at n; no merge block straddles two pairs
+    std::size_t seq = p.block_sort_keys;
     for (int r = 0; r < plan.merge_rounds; ++r, seq *= 2) {
       const std::size_t pairs = ws::ceil_div(n, 2 * seq);
       EXPECT_EQ(ws::pair_of(pairs - 1, seq, n).b_end, n);
-      const std::size_t tasks = pairs * ws::tasks_per_pair(seq, p.merge_task_keys);
-      EXPECT_LE(ws::ceil_div(tasks, p.block_threads / 32), std::size_t{0x7fffffff});
+      EXPECT_EQ(2 * seq % p.merge_block_keys, 0u);
+      EXPECT_LE(ws::merge_blocks(n, p.merge_block_keys), std::size_t{0x7fffffff});
     }
     // step 3: the last sample lies in the last sequence holding a sample, inside the input
     const auto last = ws::sample_site_of(plan.samples - 1, plan.sequence_keys, plan.sample_stride);

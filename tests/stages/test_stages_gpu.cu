@@ -35,10 +35,11 @@ std::vector<Key> run_steps_1_2(const std::vector<Key>& input, const warpsort::po
   auto in = to_device(input);
   auto a = poisoned<Key>(n), b = poisoned<Key>(n);
   ws::sort_chunks(in.get(), a.get(), n, Comp{}, p, 0);
-  std::size_t splits = 0, seq = 128;
+  const std::size_t first = static_cast<std::size_t>(p.block_sort_keys);
+  std::size_t splits = 0, seq = first;
   for (int r = 0; r < plan.merge_rounds; ++r, seq *= 2) splits = std::max(splits, ws::merge_pairs_splits(n, seq, p));
   warpsort::detail::device_buffer<std::size_t> split_table(splits);
-  seq = 128;
+  seq = first;
   for (int r = 0; r < plan.merge_rounds; ++r, seq *= 2) {
     ws::merge_pairs_round(a.get(), b.get(), n, seq, split_table.get(), Comp{}, p, 0);
     std::swap(a, b);
@@ -48,40 +49,51 @@ std::vector<Key> run_steps_1_2(const std::vector<Key>& input, const warpsort::po
   return to_host(result.get(), n);
 }
 
-}  // namespace
-
-TEST(Step1SortChunks, EveryChunkSortedAndAPermutation) {
-  WARPSORT_REQUIRE_GPU();
-  for (const auto& dist : test_distributions())
-    for (std::size_t n : kStageSizes) {
-      const auto input = make_keys(dist, n, n + 1);
-      auto in = to_device(input);
-      auto out = poisoned<Key>(n);
-      ws::sort_chunks(in.get(), out.get(), n, Comp{}, warpsort::policy{}, 0);
-      ASSERT_EQ(to_host(out.get(), n), sort_ranges(input, 128)) << dist << " n=" << n;
-      // in place, as the pipeline may run it
-      ws::sort_chunks(in.get(), in.get(), n, Comp{}, warpsort::policy{}, 0);
-      ASSERT_EQ(to_host(in.get(), n), sort_ranges(input, 128)) << dist << " n=" << n << " in place";
-    }
+/// Small on-chip sizes, so that small inputs still make many sequences and rounds.
+warpsort::policy small_blocks(int block_sort_keys = 256, int merge_block_keys = 256) {
+  warpsort::policy p;
+  p.block_sort_keys = block_sort_keys;
+  p.merge_block_keys = merge_block_keys;
+  return p;
 }
 
-TEST(Step1SortChunks, UnalignedInputTakesTheScalarPath) {
+}  // namespace
+
+TEST(Step1SortChunks, EveryBlockSortedAndAPermutation) {
+  WARPSORT_REQUIRE_GPU();
+  for (int block_keys : {256, 1024, warpsort::policy{}.block_sort_keys})
+    for (const auto& dist : test_distributions())
+      for (std::size_t n : kStageSizes) {
+        const warpsort::policy p = small_blocks(block_keys);
+        const auto input = make_keys(dist, n, n + 1);
+        const auto expect = sort_ranges(input, block_keys);
+        auto in = to_device(input);
+        auto out = poisoned<Key>(n);
+        ws::sort_chunks(in.get(), out.get(), n, Comp{}, p, 0);
+        ASSERT_EQ(to_host(out.get(), n), expect) << dist << " n=" << n << " block=" << block_keys;
+        // in place, as the pipeline may run it
+        ws::sort_chunks(in.get(), in.get(), n, Comp{}, p, 0);
+        ASSERT_EQ(to_host(in.get(), n), expect) << dist << " n=" << n << " in place";
+      }
+}
+
+TEST(Step1SortChunks, UnalignedInput) {
   WARPSORT_REQUIRE_GPU();
   const auto input = make_keys("uniform", 1001, 9);
   auto in = to_device(input);
   auto out = poisoned<Key>(1001);
-  ws::sort_chunks(in.get() + 1, out.get() + 1, 1000, Comp{}, warpsort::policy{}, 0);
+  ws::sort_chunks(in.get() + 1, out.get() + 1, 1000, Comp{}, small_blocks(), 0);
   auto got = to_host(out.get(), 1001);
   std::vector<Key> expect(input.begin() + 1, input.end());
-  expect = sort_ranges(expect, 128);
+  expect = sort_ranges(expect, 256);
   ASSERT_EQ(std::vector<Key>(got.begin() + 1, got.end()), expect);
 }
 
 TEST(Step2MergePairs, SequencesSortedAndAPermutation) {
   WARPSORT_REQUIRE_GPU();
-  for (std::size_t task_keys : {2048ul, 256ul}) {  // 256 forces merge-path tasks early
-    warpsort::policy p;
-    p.merge_task_keys = task_keys;
+  // merge blocks as small as a tile, larger than the first sequences, and the default
+  for (auto [block_sort, merge_block] : {std::pair{256, 256}, std::pair{256, 512}, std::pair{8192, 4096}}) {
+    warpsort::policy p = small_blocks(block_sort, merge_block);
     for (int L : {2, 5, 32})
       for (const auto& dist : test_distributions())
         for (std::size_t n : kStageSizes) {
@@ -91,7 +103,7 @@ TEST(Step2MergePairs, SequencesSortedAndAPermutation) {
           warpsort::detail::device_buffer<Key> result;
           const auto got = run_steps_1_2(input, p, plan, result);
           ASSERT_EQ(got, sort_ranges(input, plan.sequence_keys))
-              << dist << " n=" << n << " L=" << L << " task=" << task_keys;
+              << dist << " n=" << n << " L=" << L << " blocks=" << block_sort << "/" << merge_block;
         }
   }
 }
@@ -101,7 +113,7 @@ TEST(Step3Split, GroupsOrderedBoundedAndSumToN) {
   for (int L : {2, 7, 32})
     for (const auto& dist : test_distributions())
       for (std::size_t n : capped({1000, 4097, 65537, 1299709, std::size_t{1} << 22})) {
-        warpsort::policy p;
+        warpsort::policy p = small_blocks();
         p.max_sequences = L;
         const auto plan = warpsort::make_plan(n, p);
         ASSERT_TRUE(plan.splits());
@@ -151,10 +163,11 @@ TEST(Step4MergeGroups, OutputEqualsThrustSort) {
   WARPSORT_REQUIRE_GPU();
   for (int L : {2, 3, 32})
     for (const auto& dist : test_distributions())
-      for (std::size_t n : capped({129, 1000, 4097, 65537, 1299709})) {
-        warpsort::policy p;
+      for (std::size_t n : capped({257, 1000, 4097, 65537, 1299709})) {
+        warpsort::policy p = small_blocks();
         p.max_sequences = L;
         const auto plan = warpsort::make_plan(n, p);
+        ASSERT_TRUE(plan.splits());
         const auto input = make_keys(dist, n, 11 * n + L);
         warpsort::detail::device_buffer<Key> seqs;
         run_steps_1_2(input, p, plan, seqs);

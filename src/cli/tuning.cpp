@@ -43,8 +43,13 @@ policy apply_overrides(policy p, const std::string& overrides) {
 
 template <class Key>
 policy tuned_policy() {
-  const char* env = std::getenv("WARPSORT_POLICY");
-  return env ? apply_overrides(default_policy<Key>(), env) : default_policy<Key>();
+  // read once: the environment does not change while the process runs, and the sort calls
+  // inside timed regions must not parse it again
+  static const policy tuned = [] {
+    const char* env = std::getenv("WARPSORT_POLICY");
+    return env ? apply_overrides(default_policy<Key>(), env) : default_policy<Key>();
+  }();
+  return tuned;
 }
 
 template policy tuned_policy<std::uint32_t>();

@@ -140,9 +140,7 @@ void sort_pairs_packed(void* d_temp, std::size_t& temp_bytes, const Key* keys_in
     temp_bytes = carver.used();
     return;
   }
-  if (temp_bytes < carver.used())
-    throw input_error("warpsort::sort_pairs: temporary storage of " + std::to_string(temp_bytes) +
-                      " bytes is smaller than the " + std::to_string(carver.used()) + " needed");
+  stages::require_temp_bytes("warpsort::sort_pairs", temp_bytes, carver.used());
   if (n == 0) return;
   const bool copy_values = values_out == values_in;
   const bool copy_keys = cuda::std::is_floating_point_v<Key> && keys_out == keys_in;
@@ -185,9 +183,7 @@ void sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* 
       temp_bytes = carver.used();
       return;
     }
-    if (temp_bytes < carver.used())
-      throw input_error("warpsort::sort_pairs: temporary storage of " + std::to_string(temp_bytes) +
-                        " bytes is smaller than the " + std::to_string(carver.used()) + " needed");
+    stages::require_temp_bytes("warpsort::sort_pairs", temp_bytes, carver.used());
     if (n == 0) return;
     const unsigned threads = 256;
     const unsigned blocks = static_cast<unsigned>(stages::ceil_div(n, threads));

@@ -78,9 +78,7 @@ void sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_ou
     temp_bytes = carver.used();
     return;
   }
-  if (temp_bytes < carver.used())
-    throw input_error("warpsort::sort_keys: temporary storage of " + std::to_string(temp_bytes) +
-                      " bytes is smaller than the " + std::to_string(carver.used()) + " needed");
+  stages::require_temp_bytes("warpsort::sort_keys", temp_bytes, carver.used());
   if (n > 0 && (d_in == nullptr || d_out == nullptr))
     throw input_error("warpsort::sort_keys: null key pointer");
 

@@ -2,7 +2,10 @@
 // sizes the storage (base == nullptr) and then lays it out, so the two can never disagree.
 #pragma once
 
+#include <warpsort/error.hpp>
+
 #include <cstddef>
+#include <string>
 
 namespace warpsort::stages {
 
@@ -24,5 +27,12 @@ class temp_carver {
   char* base_;
   std::size_t used_ = 0;
 };
+
+/// Throws input_error when the caller's temporary storage is smaller than the carving needs.
+inline void require_temp_bytes(const char* who, std::size_t have, std::size_t need) {
+  if (have < need)
+    throw input_error(std::string(who) + ": temporary storage of " + std::to_string(have) +
+                      " bytes is smaller than the " + std::to_string(need) + " needed");
+}
 
 }  // namespace warpsort::stages

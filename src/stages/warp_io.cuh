@@ -55,30 +55,4 @@ __device__ __forceinline__ void store_blocked(Key* dst, const Key (&v)[V], std::
   }
 }
 
-/// Striped load of R registers (32 R slots) from src[0..count), in order or reversed
-/// (slot s takes src[32 R - 1 - s]); missing keys read as `pad`. Each register is one
-/// coalesced warp-wide access.
-template <int R, bool Reversed, class Key>
-__device__ __forceinline__ void load_striped(Key* v, const Key* src, std::size_t count, int lane,
-                                             const Key& pad) {
-#pragma unroll
-  for (int r = 0; r < R; ++r) {
-    const int slot = striped_slot(lane, r);
-    const std::size_t i =
-        static_cast<std::size_t>(Reversed ? reversed_source(slot, 32 * R) : slot);
-    v[r] = i < count ? src[i] : pad;
-  }
-}
-
-/// Striped store of R registers, the first `count` slots.
-template <int R, class Key>
-__device__ __forceinline__ void store_striped(Key* dst, const Key* v, std::size_t count,
-                                              int lane) {
-#pragma unroll
-  for (int r = 0; r < R; ++r) {
-    const std::size_t i = static_cast<std::size_t>(striped_slot(lane, r));
-    if (i < count) dst[i] = v[r];
-  }
-}
-
 }  // namespace warpsort::stages

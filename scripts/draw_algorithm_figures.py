@@ -4,16 +4,20 @@
     python3 scripts/draw_algorithm_figures.py --out docs/figures/algorithm
 
 Every drawing is the result of running the index rules of src/stages/index_math.hpp
-(keeps_min, run_ascends, reversed_source, choose_refill, sample_site_of, splitter_rank,
+(keeps_min, run_ascends, merge_path, bitonic_tile_slot, sample_site_of, splitter_rank,
 cut_sequence), re-implemented below, on a small example with a fixed seed, so the figures
-follow the algorithm rather than a hand-drawn picture of it. Each simulation checks its
-result (sorted output, group sizes within the bound) before anything is drawn.
+follow the algorithm rather than a hand-drawn picture of it. The step 2 buffer figure runs the
+paper's t-buffer rules (reversed_source, choose_refill), which version 1 of warpsort
+implemented and version 2 replaced by merge tiles. Each simulation checks its result (sorted
+output, group sizes within the bound) before anything is drawn.
 
 Writes into --out (150 dpi PNGs):
     step1_bitonic_chunk.png  bitonic sorting network on a 16-key chunk, blocked layout,
                              4 keys a lane: comparator directions, register swaps vs shuffles
-    step2_merge_buffer.png   the warp merge's buffer, round by round, on two 12-key sequences
-                             (t = 8): reversed loads, network, emitted half, refill choice
+    step2_merge_buffer.png   the paper's warp merge buffer, round by round, on two 12-key
+                             sequences (t = 8): reversed loads, network, emitted half, refill
+    step2_merge_tiles.png    the merge as implemented (steps 2 and 4): outputs cut into tiles
+                             by merge path, each tile loaded bitonic and sorted by one network
     step3_splitting.png      regular sampling of L = 4 sequences with duplicate keys, the sorted
                              sample and its splitters, the (key, position) cuts and the groups
     step4_final_merge.png    one group's L pieces merged pairwise in ceil(log2 L) rounds and
@@ -351,11 +355,67 @@ def simulate_merge(a, b, t):
     return rounds, out
 
 
+def tag_colour(tag, strong=False, pad="#DDDDDD"):
+    """Cell colour of a key tagged A... or B... (or padding)."""
+    if tag.startswith("A"):
+        return COL_A if strong else COL_A_LIGHT
+    if tag.startswith("B"):
+        return COL_B if strong else COL_B_LIGHT
+    return pad
+
+
+def merge_figure(rows, row_h, header):
+    """A figure for `rows` rows of row_h under a header of the given height: (fig, ax, top)."""
+    top = rows * row_h + header
+    fig, ax = plt.subplots(figsize=(16, 0.52 * (top + 1.8)))
+    return fig, ax, top
+
+
+def side_note(ax, x, top, text):
+    ax.text(x, top - 1.75, text, ha="left", va="center", fontsize=10, color="#333333")
+
+
+def merge_columns(width):
+    """x of the network's input, of its output and of the output row; output cell width."""
+    return 2.6, 2.6 + width + 2.4, 2.6 + 2 * width + 5.0, 0.62
+
+
+def column_headers(ax, yh, columns):
+    """Bold headers [(x centre, text)] at height yh."""
+    for x, text in columns:
+        ax.text(x, yh, text, ha="center", va="bottom", fontsize=10.5, fontweight="bold")
+
+
+def two_sorted_inputs(seed, na, nb, high):
+    rng = np.random.default_rng(seed)
+    return (sorted(int(x) for x in rng.integers(1, high, size=na)),
+            sorted(int(x) for x in rng.integers(1, high, size=nb)))
+
+
+def draw_inputs(ax, xa, top, a, b):
+    """The rows A = ... and B = ...; returns [(name, seq, y)] for the per-figure marks."""
+    rows = [("A", a, top - 0.9), ("B", b, top - 2.65)]
+    for name, seq, y in rows:
+        strong, light = (COL_A, COL_A_LIGHT) if name == "A" else (COL_B, COL_B_LIGHT)
+        cells(ax, xa, y, seq, [light] * len(seq), fontsize=10.5)
+        ax.text(xa - 0.3, y + 0.5, f"{name} =", ha="right", va="center", fontsize=12,
+                fontweight="bold", color=strong)
+    return rows
+
+
+def finish_merge_figure(ax, handles, xmax, ymin, top, title, fontsize):
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=len(handles),
+              fontsize=10, frameon=False)
+    ax.set_xlim(0, xmax)
+    ax.set_ylim(ymin, top + 0.6)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(title, fontsize=fontsize)
+
+
 def draw_step2(out):
     t, half, n_each = 8, 4, 12
-    rng = np.random.default_rng(7)
-    a = sorted(int(x) for x in rng.integers(1, 60, size=n_each))
-    b = sorted(int(x) for x in rng.integers(1, 60, size=n_each))
+    a, b = two_sorted_inputs(7, n_each, n_each, 60)
     rounds, merged = simulate_merge(a, b, t)
 
     # which round loaded each block of A and B
@@ -366,47 +426,33 @@ def draw_step2(out):
         elif info["source"] == FROM_B:
             loaded_in[("B", info["b_next"] // half)] = r + 1
 
-    def colour(tag, strong=False):
-        if tag.startswith("A"):
-            return COL_A if strong else COL_A_LIGHT
-        if tag.startswith("B"):
-            return COL_B if strong else COL_B_LIGHT
-        return "#DDDDDD"
-
+    colour = tag_colour
     nr = len(rounds)
     row_h = 2.35
-    top = nr * row_h + 5.0
-    fig, ax = plt.subplots(figsize=(16, 0.52 * (top + 1.8)))
+    fig, ax, top = merge_figure(nr, row_h, 5.0)
 
     # inputs A and B with their blocks
     xa = 2.6
-    for name, seq, y in (("A", a, top - 0.9), ("B", b, top - 2.65)):
-        cells(ax, xa, y, seq, [colour(name)] * len(seq), fontsize=10.5)
-        ax.text(xa - 0.3, y + 0.5, f"{name} =", ha="right", va="center", fontsize=12,
-                fontweight="bold", color=colour(name, True))
+    for name, seq, y in draw_inputs(ax, xa, top, a, b):
         for blk in range(len(seq) // half):
             x0 = xa + blk * half
             ax.add_patch(Rectangle((x0, y), half, 1, fill=False, ec=colour(name, True), lw=2.2))
             r = loaded_in.get((name, blk))
             ax.text(x0 + half / 2, y + 1.08, f"block {blk}: round {r}", ha="center",
                     va="bottom", fontsize=8.5, color="#333333")
-    ax.text(xa + n_each + 0.8, top - 1.75,
-            f"two sorted inputs of {n_each} keys; buffer t = {t} keys, halves of {half};\n"
-            "block labels: the round whose buffer the block enters\n"
-            "(t = 128, halves of 64, striped over 32 lanes in the implementation:\n"
-            " register r of lane l holds slot 32r + l)",
-            ha="left", va="center", fontsize=10, color="#333333")
+    side_note(ax, xa + n_each + 0.8, top,
+              f"two sorted inputs of {n_each} keys; buffer t = {t} keys, halves of {half};\n"
+              "block labels: the round whose buffer the block enters\n"
+              "(t = 128, halves of 64, striped over 32 lanes in the implementation:\n"
+              " register r of lane l holds slot 32r + l)")
 
     # column headers
-    xb, xc, xo = 2.6, 2.6 + t + 2.4, 2.6 + 2 * t + 5.0
-    cw = 0.62  # output cell width
+    xb, xc, xo, cw = merge_columns(t)
     yh = top - 4.05
-    ax.text(xb + t / 2, yh, "buffer entering the network\n(bitonic: lower half reversed)",
-            ha="center", va="bottom", fontsize=10.5, fontweight="bold")
-    ax.text(xc + t / 2, yh, "after the bitonic merge network\n(lower half is final: emitted)",
-            ha="center", va="bottom", fontsize=10.5, fontweight="bold")
-    ax.text(xo + (2 * n_each) * cw / 2, yh, "output so far", ha="center", va="bottom",
-            fontsize=10.5, fontweight="bold")
+    column_headers(ax, yh, [
+        (xb + t / 2, "buffer entering the network\n(bitonic: lower half reversed)"),
+        (xc + t / 2, "after the bitonic merge network\n(lower half is final: emitted)"),
+        (xo + (2 * n_each) * cw / 2, "output so far")])
 
     done = 0
     for r, info in enumerate(rounds):
@@ -464,15 +510,137 @@ def draw_step2(out):
     handles = [Patch(fc=COL_A_LIGHT, ec="#444444", label="key from A"),
                Patch(fc=COL_B_LIGHT, ec="#444444", label="key from B"),
                Patch(fc="white", ec=COL_EMIT, lw=2.2, label="emitted (final) keys")]
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3,
-              fontsize=10, frameon=False)
-    ax.set_xlim(0, xo + 2 * n_each * cw + 0.5)
-    ax.set_ylim(yh - 1.35 - (nr - 1) * row_h - 1.2, top + 0.6)
-    ax.set_aspect("equal")
-    ax.axis("off")
-    ax.set_title("Step 2: a warp merges two sorted sequences through a t-key buffer "
-                 "(merge_by_warp, choose_refill)", fontsize=14)
+    finish_merge_figure(ax, handles, xo + 2 * n_each * cw + 0.5,
+                        yh - 1.35 - (nr - 1) * row_h - 1.2, top,
+                        "The paper's step 2: a warp merges two sorted sequences through a t-key "
+                        "buffer (merge_by_warp, choose_refill)", 14)
     save(fig, out, "step2_merge_buffer.png")
+
+
+def merge_path(a, b, diag):
+    """merge_path (index_math.hpp): outputs among the first `diag` taken from A, ties to A."""
+    lo, hi = max(0, diag - len(b)), min(diag, len(a))
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if b[diag - 1 - mid] < a[mid]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def bitonic_tile_slot(slot, na, nb, tile):
+    """bitonic_tile_slot (index_math.hpp): A's share ascending, B's reversed, padding between."""
+    if slot < na:
+        return "A", slot
+    if slot >= tile - nb:
+        return "B", tile - 1 - slot
+    return "pad", 0
+
+
+def simulate_tiles(a, b, tile):
+    """merge_range_by_warp on the host: every tile cut by merge path, loaded bitonic, merged."""
+    total = len(a) + len(b)
+    tiles, out, a0 = [], [], 0
+    for d in range(0, total, tile):
+        count = min(tile, total - d)
+        a1 = merge_path(a, b, d + count)
+        na, nb, b0 = a1 - a0, count - (a1 - a0), d - a0
+        buf, tags = [], []
+        for s in range(tile):
+            src, i = bitonic_tile_slot(s, na, nb, tile)
+            if src == "A":
+                buf.append(a[a0 + i])
+                tags.append(f"A{a0 + i}")
+            elif src == "B":
+                buf.append(b[b0 + i])
+                tags.append(f"B{b0 + i}")
+            else:
+                buf.append(math.inf)
+                tags.append("pad")
+        before, before_tags = list(buf), list(tags)
+        merge_network(buf, tags)
+        assert buf == sorted(buf), "tile network did not sort"
+        out.extend(zip(buf[:count], tags[:count]))
+        tiles.append(dict(d=d, count=count, a0=a0, a1=a1, b0=b0, b1=b0 + nb, before=before,
+                          before_tags=before_tags, after=buf, after_tags=tags))
+        a0 = a1
+    assert [k for k, _ in out] == sorted(a + b), "tile merge simulation is wrong"
+    return tiles, out
+
+
+def draw_step2_tiles(out):
+    tile, na_, nb_ = 8, 12, 9
+    a, b = two_sorted_inputs(11, na_, nb_, 40)
+    tiles, merged = simulate_tiles(a, b, tile)
+    tile_cols = ["#8DD3C7", "#FFED6F", "#BEBADA", "#FB8072"]
+
+    def colour(tag):
+        return tag_colour(tag, pad="#EEEEEE")
+
+    nt = len(tiles)
+    row_h = 2.6
+    fig, ax, top = merge_figure(nt, row_h, 5.2)
+    xa = 2.6
+    # inputs, each key framed in the colour of the tile that takes it
+    owner = {}
+    for t_i, t in enumerate(tiles):
+        for i in range(t["a0"], t["a1"]):
+            owner[("A", i)] = t_i
+        for i in range(t["b0"], t["b1"]):
+            owner[("B", i)] = t_i
+    for name, seq, y in draw_inputs(ax, xa, top, a, b):
+        for i in range(len(seq)):
+            t_i = owner[(name, i)]
+            ax.add_patch(Rectangle((xa + i + 0.08, y - 0.32), 0.84, 0.2,
+                                   color=tile_cols[t_i % len(tile_cols)], lw=0))
+    side_note(ax, xa + max(na_, nb_) + 0.8, top,
+              f"two sorted sequences ({na_} and {nb_} keys), tiles of {tile} outputs;\n"
+              "the bar under a key: the tile that outputs it (cut by merge path)\n"
+              "(tiles of 256 outputs, 8 keys a lane over 32 lanes, in the implementation;\n"
+              " a short last tile uses a 64- or 128-key network)")
+
+    xb, xc, xo, cw = merge_columns(tile)
+    yh = top - 4.3
+    column_headers(ax, yh, [
+        (xb + tile / 2, "tile loaded bitonic\n(A's share ascending, B's reversed)"),
+        (xc + tile / 2, f"after the {ceil_log2(tile)}-level bitonic\nmerge network"),
+        (xo + len(merged) * cw / 2, "output")])
+    show = lambda ks: ["" if k == math.inf else k for k in ks]
+    for t_i, t in enumerate(tiles):
+        y = yh - 1.35 - t_i * row_h
+        ax.add_patch(Rectangle((0.15, y + 0.1), 0.35, 0.8, color=tile_cols[t_i % len(tile_cols)],
+                               lw=0))
+        ax.text(0.65, y + 0.5, f"tile {t_i}", ha="left", va="center", fontsize=11,
+                fontweight="bold")
+        cells(ax, xb, y, show(t["before"]), [colour(g) for g in t["before_tags"]], fontsize=10.5)
+        arrow(ax, (xb + tile + 0.3, y + 0.5), (xc - 0.3, y + 0.5), lw=1.6)
+        ax.text((xb + tile + xc) / 2, y + 0.75, "network", ha="center", va="bottom",
+                fontsize=8.5)
+        cells(ax, xc, y, show(t["after"]), [colour(g) for g in t["after_tags"]], fontsize=10.5)
+        ax.add_patch(Rectangle((xc - 0.06, y - 0.06), t["count"] + 0.12, 1.12, fill=False,
+                               ec=COL_EMIT, lw=2.6))
+        arrow(ax, (xc + tile + 0.3, y + 0.5), (xo + t["d"] * cw - 0.3, y + 0.5),
+              colour=COL_EMIT, lw=1.6)
+        seg = merged[t["d"]:t["d"] + t["count"]]
+        cells(ax, xo + t["d"] * cw, y, [k for k, _ in seg], [colour(g) for _, g in seg], w=cw,
+              fontsize=8.5)
+        pad = tile - t["count"]
+        txt = (f"outputs [{t['d']}, {t['d'] + t['count']}): merge_path gives "
+               f"A[{t['a0']}, {t['a1']}) and B[{t['b0']}, {t['b1']})"
+               + (f"; {pad} padding slots (sort last)" if pad else ""))
+        ax.text(xb, y - 0.25, txt, ha="left", va="top", fontsize=9, style="italic",
+                color="#333333")
+    handles = [Patch(fc=COL_A_LIGHT, ec="#444444", label="key from A"),
+               Patch(fc=COL_B_LIGHT, ec="#444444", label="key from B"),
+               Patch(fc="#EEEEEE", ec="#444444", label="padding (sentinel)"),
+               Patch(fc="white", ec=COL_EMIT, lw=2.2, label="the tile's outputs")]
+    finish_merge_figure(ax, handles, xo + len(merged) * cw + 0.5,
+                        yh - 1.35 - (nt - 1) * row_h - 1.2, top,
+                        "Steps 2 and 4 as implemented: each tile of outputs cut by merge path, "
+                        "loaded as one bitonic sequence, sorted by one network "
+                        "(merge_range_by_warp)", 13)
+    save(fig, out, "step2_merge_tiles.png")
 
 
 # ------------------------------------------------------------------ step 3
@@ -795,6 +963,7 @@ def main(argv=None):
     os.makedirs(args.out, exist_ok=True)
     draw_step1(args.out)
     draw_step2(args.out)
+    draw_step2_tiles(args.out)
     draw_step3(args.out)
     draw_step4(args.out)
     return 0

@@ -16,6 +16,9 @@ Writes into --out:
     speedup_cpu.png         warpsort's speedup over each CPU baseline at the same n
     end_to_end.png          warpsort device-only time against end-to-end time with pageable
                             and with pinned host memory
+    key_types.png           (only when the CSV holds several key types, pairs included:
+                            "uint32+uint32") warpsort and CUB's merge and radix sorts, keys/s
+                            per key type, one panel per n, uniform keys
 A figure whose data is absent is skipped with a note on stdout. Needs pandas and matplotlib.
 """
 
@@ -150,6 +153,50 @@ def load(csv_path, key_type):
     df = (df.groupby(["algorithm", "platform", "distribution", "n"], as_index=False)[NUMERIC[1:]]
             .median())
     return df, key_type
+
+
+KEY_TYPES = ["uint32", "int32", "float32", "uint64", "int64", "float64", "uint32+uint32",
+             "uint32+uint64", "uint64+uint32", "uint64+uint64"]
+# For pairs the comparable baselines are CUB's stable merge sort and radix sort of pairs.
+BASELINES = {"cub_merge": ["cub_merge", "cub_merge_stable_pairs"],
+             "cub_radix": ["cub_radix", "cub_radix_pairs"]}
+
+
+def plot_key_types(csv_path, out_dir):
+    """key_types.png from the raw CSV (every key type), or a note when it holds only one."""
+    df = pd.read_csv(csv_path, dtype={"algorithm": str, "key_type": str, "distribution": str})
+    df = df[df["distribution"] == "uniform"].copy()
+    for c in ("n", "median_ms"):
+        df[c] = pd.to_numeric(df[c], errors="coerce")
+    df = df[(df["n"] > 0) & (df["median_ms"] > 0)]
+    types = ordered(df["key_type"].dropna().unique(), KEY_TYPES)
+    if len(types) < 2:
+        note("one key type in the CSV: skipping key_types.png")
+        return
+    df["keys_per_s"] = df["n"] / (df["median_ms"] / 1e3)
+    sizes = sorted(df["n"].unique())
+    fig, axes = panel_grid(len(sizes), width=7.0, height=3.8)
+    series = [("warpsort", ["warpsort"], "#D62728")] + \
+             [(name, algos, col) for (name, algos), col in
+              zip(BASELINES.items(), ["#1F77B4", "#2CA02C"])]
+    width = 0.8 / len(series)
+    for ax, n in zip(axes, sizes):
+        at_n = df[df["n"] == n]
+        for i, (label, algos, colour) in enumerate(series):
+            ys = []
+            for t in types:
+                rows = at_n[(at_n["key_type"] == t) & (at_n["algorithm"].isin(algos))]
+                ys.append(rows["keys_per_s"].median() / 1e9 if not rows.empty else float("nan"))
+            xs = [x + (i - (len(series) - 1) / 2) * width for x in range(len(types))]
+            ax.bar(xs, ys, width=width, color=colour, label=label)
+        ax.set_xticks(range(len(types)))
+        ax.set_xticklabels(types, rotation=30, ha="right", fontsize=8)
+        ax.set_ylabel("Gkeys/s")
+        ax.set_title(f"n = {n_label(n)}, uniform")
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].legend(fontsize=8, title="pairs: stable merge / radix pairs", title_fontsize=7)
+    fig.suptitle("Key types and key-value pairs (device time, median)")
+    save(fig, out_dir, "key_types.png")
 
 
 def plot_throughput(df, out_dir, key_type):
@@ -312,6 +359,7 @@ def main(argv=None):
     plot_steps(df, args.out, key_type)
     plot_speedup_cpu(df, args.out, key_type)
     plot_end_to_end(df, args.out, key_type)
+    plot_key_types(args.csv, args.out)
     return 0
 
 

@@ -39,6 +39,27 @@ __host__ __device__ __forceinline__ Float float_from_bits(typename float_bits<Fl
   return cuda::std::bit_cast<Float>(b);
 }
 
+/// A bijection from floats to unsigned words whose integer order refines the total order above
+/// (of less, or of greater when Descending) by putting -0.0 before +0.0: total_order_bits
+/// without merging the zeros, complemented for descending. Floats in those orders sort as these
+/// words (host/pipeline_impl.cuh): every key keeps its bits, and integer min/max networks
+/// replace a float compare of a dozen instructions.
+template <class Float, bool Descending>
+struct float_order_bits {
+  using float_type = Float;
+  using bits = typename float_bits<Float>::type;
+  static constexpr bits sign = bits{1} << (sizeof(bits) * 8 - 1);
+  __host__ __device__ static bits to(Float x) {
+    const bits b = cuda::std::bit_cast<bits>(x);
+    const bits up = b ^ ((b & sign) ? ~bits{0} : sign);
+    return Descending ? ~up : up;
+  }
+  __host__ __device__ static Float from(bits w) {
+    const bits up = Descending ? ~w : w;
+    return cuda::std::bit_cast<Float>(up ^ ((up & sign) ? sign : ~bits{0}));
+  }
+};
+
 }  // namespace detail
 
 /// Ascending order.

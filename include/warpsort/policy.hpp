@@ -33,11 +33,23 @@ struct policy {
   /// Step 3: oversampling K, the number of samples between consecutive splitters. With
   /// K >= L no group exceeds twice the mean group size, whatever the keys.
   int oversampling = 32;
+  /// Step 3: up to this many samples, each sample's rank is found by binary searches (a warp
+  /// per sample, one kernel); above it, CUB's merge sort sorts the sample (several kernels,
+  /// but far fewer searches). 0: always sort.
+  int max_ranked_samples = 65536;
   /// Step 4: the most keys one block merges in shared memory (one group). The sample stride
   /// s = group_capacity / (K + L) follows from it, and the number of groups from N / (K s).
   int group_capacity = 8192;
   /// Threads per block of the step 4 kernel.
   int group_block_threads = 256;
+  /// Small inputs, n < small_input_blocks x block_sort_keys (see sized_for): block_sort_keys
+  /// (with merge_block_keys) and group_capacity are halved, not below small_input_min_keys,
+  /// until n fills at least small_input_blocks blocks of each, so steps 1 and 4 still spread
+  /// over the SMs; and L rises to small_input_max_sequences, because there a step 2 round
+  /// (two launches) costs more than a step 4 round on chip. small_input_blocks = 0: never.
+  int small_input_blocks = 64;
+  int small_input_min_keys = 2048;
+  int small_input_max_sequences = 32;
 };
 
 /// Largest power of two <= x (x >= 1).
@@ -56,6 +68,31 @@ constexpr policy default_policy() {
   if (p.block_sort_keys < policy::merge_tile_keys) p.block_sort_keys = policy::merge_tile_keys;
   p.merge_block_keys = p.block_sort_keys;
   p.group_capacity = static_cast<int>(32768 / sizeof(Key));
+  return p;
+}
+
+/// The policy a sort of n keys runs with: `p`, or for a small input (fewer keys than
+/// p.small_input_blocks blocks of p.block_sort_keys) its on-chip blocks halved until n fills
+/// that many (never below p.small_input_min_keys, never grown) and L at least
+/// p.small_input_max_sequences.
+constexpr policy sized_for(policy p, std::size_t n) {
+  const bool small =
+      n < static_cast<std::size_t>(p.small_input_blocks) * static_cast<std::size_t>(p.block_sort_keys);
+  if (!small) return p;
+  if (p.max_sequences < p.small_input_max_sequences) p.max_sequences = p.small_input_max_sequences;
+  const int least = p.small_input_min_keys > policy::merge_tile_keys ? p.small_input_min_keys
+                                                                     : policy::merge_tile_keys;
+  const auto fills = [&](int keys) {
+    return keys / 2 < least ||
+           n >= static_cast<std::size_t>(p.small_input_blocks) * static_cast<std::size_t>(keys);
+  };
+  bool shrunk = false;
+  while (!fills(p.block_sort_keys)) {
+    p.block_sort_keys /= 2;
+    shrunk = true;
+  }
+  if (shrunk && p.merge_block_keys > p.block_sort_keys) p.merge_block_keys = p.block_sort_keys;
+  while (!fills(p.group_capacity)) p.group_capacity /= 2;
   return p;
 }
 

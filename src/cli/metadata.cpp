@@ -71,8 +71,12 @@ nlohmann::json policy_json(const policy& p) {
           {"merge_block_keys", p.merge_block_keys},
           {"max_sequences", p.max_sequences},
           {"oversampling", p.oversampling},
+          {"max_ranked_samples", p.max_ranked_samples},
           {"group_capacity", p.group_capacity},
-          {"group_block_threads", p.group_block_threads}};
+          {"group_block_threads", p.group_block_threads},
+          {"small_input_blocks", p.small_input_blocks},
+          {"small_input_min_keys", p.small_input_min_keys},
+          {"small_input_max_sequences", p.small_input_max_sequences}};
 }
 
 std::string command_line(const std::vector<std::string>& args) {

@@ -21,9 +21,9 @@ policy apply_overrides(policy p, const std::string& overrides) {
     try {
       std::size_t used = 0;
       value = std::stol(text, &used);
-      if (used != text.size() || value <= 0 || value > (1L << 30)) throw std::invalid_argument(text);
+      if (used != text.size() || value < 0 || value > (1L << 30)) throw std::invalid_argument(text);
     } catch (const std::exception&) {
-      throw input_error("WARPSORT_POLICY: '" + item + "' needs a positive integer value");
+      throw input_error("WARPSORT_POLICY: '" + item + "' needs a non-negative integer value");
     }
     const int v = static_cast<int>(value);
     if (name == "block_threads") p.block_threads = v;
@@ -31,12 +31,17 @@ policy apply_overrides(policy p, const std::string& overrides) {
     else if (name == "merge_block_keys") p.merge_block_keys = v;
     else if (name == "max_sequences") p.max_sequences = v;
     else if (name == "oversampling") p.oversampling = v;
+    else if (name == "max_ranked_samples") p.max_ranked_samples = v;
     else if (name == "group_capacity") p.group_capacity = v;
     else if (name == "group_block_threads") p.group_block_threads = v;
+    else if (name == "small_input_blocks") p.small_input_blocks = v;
+    else if (name == "small_input_min_keys") p.small_input_min_keys = v;
+    else if (name == "small_input_max_sequences") p.small_input_max_sequences = v;
     else
       throw input_error("WARPSORT_POLICY: unknown field '" + name +
                         "' (block_threads, block_sort_keys, merge_block_keys, max_sequences, "
-                        "oversampling, group_capacity, group_block_threads)");
+                        "oversampling, max_ranked_samples, group_capacity, group_block_threads, "
+                        "small_input_blocks, small_input_min_keys, small_input_max_sequences)");
   }
   return p;
 }

@@ -7,8 +7,12 @@
 
 #include <warpsort/warpsort.cuh>
 
+#include <cuda/std/bit>
+#include <cuda/std/type_traits>
+
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <string>
 
 namespace warpsort {
@@ -68,9 +72,72 @@ class step_events {
 
 }  // namespace
 
+// Floats in warpsort's orders sort as unsigned integers (below); those sorts are instantiated
+// once, in the uint32_t and uint64_t translation units.
+extern template void sort_keys<std::uint32_t, less<std::uint32_t>>(
+    void*, std::size_t&, const std::uint32_t*, std::uint32_t*, std::size_t, less<std::uint32_t>,
+    cudaStream_t, const policy&, stage_times*);
+extern template void sort_keys<std::uint64_t, less<std::uint64_t>>(
+    void*, std::size_t&, const std::uint64_t*, std::uint64_t*, std::size_t, less<std::uint64_t>,
+    cudaStream_t, const policy&, stage_times*);
+
+namespace detail {
+
+/// Whether (Key, Comp) sorts as unsigned integers: floats in warpsort's two orders.
 template <class Key, class Comp>
-void sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_out, std::size_t n,
-               Comp comp, cudaStream_t stream, const policy& tuning, stage_times* times) {
+struct sorts_as_bits : cuda::std::false_type {};
+template <class Key>
+struct sorts_as_bits<Key, less<Key>> : cuda::std::is_floating_point<Key> {};
+template <class Key>
+struct sorts_as_bits<Key, greater<Key>> : cuda::std::is_floating_point<Key> {};
+
+template <class Map>
+__global__ void floats_to_bits_kernel(const typename Map::float_type* in,
+                                      typename Map::bits* out, std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = Map::to(in[i]);
+}
+
+template <class Map>
+__global__ void bits_to_floats_kernel(typename Map::bits* inout, std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) reinterpret_cast<typename Map::float_type*>(inout)[i] = Map::from(inout[i]);
+}
+
+/// Floats: map into d_out as words, sort the words in place, map back. Two element-wise passes
+/// more than an integer sort, outside the four steps' times.
+template <class Float, class Comp>
+void sort_floats_as_bits(void* d_temp, std::size_t& temp_bytes, const Float* d_in, Float* d_out,
+                         std::size_t n, cudaStream_t stream, const policy& tuning,
+                         stage_times* times) {
+  using map = float_order_bits<Float, cuda::std::is_same_v<Comp, greater<Float>>>;
+  using bits = typename map::bits;
+  bits* words = reinterpret_cast<bits*>(d_out);
+  if (d_temp == nullptr) {
+    sort_keys<bits, less<bits>>(nullptr, temp_bytes, nullptr, nullptr, n, {}, stream, tuning);
+    return;
+  }
+  if (n > 0 && (d_in == nullptr || d_out == nullptr))
+    throw input_error("warpsort::sort_keys: null key pointer");
+  const unsigned threads = 256;
+  const unsigned blocks = static_cast<unsigned>(stages::ceil_div(n > 0 ? n : 1, threads));
+  if (n > 0) {
+    floats_to_bits_kernel<map><<<blocks, threads, 0, stream>>>(d_in, words, n);
+    WARPSORT_CHECK_LAUNCH();
+  }
+  sort_keys<bits, less<bits>>(d_temp, temp_bytes, words, words, n, {}, stream, tuning, times);
+  if (n > 0) {
+    bits_to_floats_kernel<map><<<blocks, threads, 0, stream>>>(words, n);
+    WARPSORT_CHECK_LAUNCH();
+  }
+}
+
+/// The four steps on one stream.
+template <class Key, class Comp>
+void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_out,
+                        std::size_t n, Comp comp, cudaStream_t stream, const policy& given,
+                        stage_times* times) {
+  const policy tuning = sized_for(given, n);
   const sort_plan plan = make_plan(n, tuning);
   stages::temp_carver carver(d_temp);
   const pipeline_storage s = carve<Key, Comp>(carver, plan, tuning);
@@ -111,6 +178,18 @@ void sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_ou
     *times = stage_times{};
     events.read(*times);
   }
+}
+
+}  // namespace detail
+
+template <class Key, class Comp>
+void sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_out, std::size_t n,
+               Comp comp, cudaStream_t stream, const policy& tuning, stage_times* times) {
+  if constexpr (detail::sorts_as_bits<Key, Comp>::value)
+    detail::sort_floats_as_bits<Key, Comp>(d_temp, temp_bytes, d_in, d_out, n, stream, tuning,
+                                           times);
+  else
+    detail::sort_by_four_steps(d_temp, temp_bytes, d_in, d_out, n, comp, stream, tuning, times);
 }
 
 }  // namespace warpsort

@@ -26,6 +26,10 @@ void check_policy(const policy& p) {
     fail("merge_block_keys must be a power of two in [256, 2 block_sort_keys]");
   if (p.max_sequences < 2) fail("max_sequences (L) must be at least 2");
   if (p.oversampling < 1) fail("oversampling (K) must be at least 1");
+  if (p.max_ranked_samples < 0) fail("max_ranked_samples must be at least 0");
+  if (p.small_input_blocks < 0) fail("small_input_blocks must be at least 0");
+  if (p.small_input_min_keys < policy::merge_tile_keys)
+    fail("small_input_min_keys must be at least 256");
   if (p.group_capacity < p.oversampling + p.max_sequences)
     fail("group_capacity must be at least oversampling + max_sequences (a sample stride >= 1)");
 }

@@ -101,6 +101,14 @@ WARPSORT_HD sample_site sample_site_of(std::size_t m, std::size_t seq_len, std::
   return {m / per_seq, (m % per_seq + 1) * stride - 1};
 }
 
+/// The samples of one sorted sequence, read in place: sample t is the key at (t+1)s - 1.
+template <class Key>
+struct sample_view {
+  const Key* seq;
+  std::size_t stride;
+  WARPSORT_HD const Key& operator[](std::size_t t) const { return seq[(t + 1) * stride - 1]; }
+};
+
 /// Splitter j (0 <= j < groups-1) is the sorted sample at rank (j+1)K - 1: each group holds
 /// K samples, so every group's size is bounded whatever the keys.
 WARPSORT_HD std::size_t splitter_rank(std::size_t j, std::size_t oversampling) {
@@ -113,8 +121,9 @@ WARPSORT_HD std::size_t splitter_rank(std::size_t j, std::size_t oversampling) {
 ///  - an earlier sequence keeps all keys <= the splitter key (upper bound),
 ///  - a later sequence keeps the keys < the splitter key (lower bound),
 ///  - the splitter's own sequence is cut just after the splitter.
-template <class Key, class Comp>
-WARPSORT_HD std::size_t cut_sequence(const Key* seq, std::size_t len, std::size_t seq_index,
+/// `seq` is anything indexable: a pointer to the keys, or a sample_view of them.
+template <class Seq, class Key, class Comp>
+WARPSORT_HD std::size_t cut_sequence(const Seq& seq, std::size_t len, std::size_t seq_index,
                                      std::size_t splitter_seq, std::size_t splitter_pos,
                                      const Key& splitter_key, Comp comp) {
   if (seq_index == splitter_seq) return splitter_pos + 1;
@@ -130,6 +139,19 @@ WARPSORT_HD std::size_t cut_sequence(const Key* seq, std::size_t len, std::size_
       hi = mid;
   }
   return lo;
+}
+
+/// A sample's rank in the sample sorted by (key, position), without sorting it: cut every
+/// sequence's samples at the sample itself (cut_sequence on sample_views), sum the cuts (the
+/// samples ordered at or before it, itself included), less one. Step 3 uses this for small
+/// samples; a stable sort of the sample by key puts every sample at exactly this rank.
+template <class Key, class Comp>
+WARPSORT_HD std::size_t sample_cut(const Key* sequence_begin, std::size_t sequence_len,
+                                   std::size_t stride, std::size_t seq_index,
+                                   std::size_t sample_seq, std::size_t sample_index,
+                                   const Key& sample_key, Comp comp) {
+  return cut_sequence(sample_view<Key>{sequence_begin, stride}, samples_in(sequence_len, stride),
+                      seq_index, sample_seq, sample_index, sample_key, comp);
 }
 
 }  // namespace warpsort::stages

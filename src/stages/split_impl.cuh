@@ -1,8 +1,12 @@
 #pragma once
 // Step 3: splitters from a regular sample, chosen on the GPU, and the cut of every sequence.
 //
-// Every s-th key of each sorted sequence is sampled with its global position; CUB's stable
-// merge sort orders the sample by (key, position); every K-th sample becomes a splitter. A
+// Every s-th key of each sorted sequence is sampled with its global position, and the sample
+// ordered by (key, position); every K-th sample becomes a splitter. Small samples (up to
+// policy::max_ranked_samples) are not sorted: a warp per sample finds its rank by cutting every
+// sequence's samples at it, and the samples at splitter ranks are written there (one kernel
+// instead of CUB's several). Larger samples are gathered and sorted by CUB's stable merge sort.
+// Both give the same splitters. A
 // warp per splitter cuts all L sequences at it (binary search, ties split by position) and
 // sums the cuts: that sum is the splitter's rank, i.e. the prefix sum of the sizes of the
 // groups before it, so it is the next group's output offset.
@@ -27,6 +31,33 @@ __global__ void gather_samples_kernel(const Key* src, std::size_t seq_len, std::
   const std::size_t pos = site.sequence * seq_len + site.position;
   sample_keys[m] = src[pos];
   sample_pos[m] = pos;
+}
+
+template <class Key, class Comp>
+__global__ void rank_samples_kernel(const Key* src, std::size_t n, std::size_t seq_len,
+                                    std::size_t sequences, std::size_t stride,
+                                    std::size_t samples, std::size_t oversampling,
+                                    Key* sample_keys, std::size_t* sample_pos, Comp comp) {
+  const std::size_t m =
+      (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / policy::warp_threads;
+  if (m >= samples) return;  // whole warps leave together
+  const int lane = lane_id();
+  const sample_site site = sample_site_of(m, seq_len, stride);
+  const std::size_t index = m - site.sequence * samples_in(seq_len, stride);
+  const Key key = src[site.sequence * seq_len + site.position];
+  std::size_t at_or_before = 0;
+  for (std::size_t i = lane; i < sequences; i += policy::warp_threads) {
+    const std::size_t begin = i * seq_len;
+    at_or_before += sample_cut(src + begin, min_size(seq_len, n - begin), stride, i,
+                               site.sequence, index, key, comp);
+  }
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2) at_or_before += __shfl_xor_sync(full_warp, at_or_before, d);
+  const std::size_t rank = at_or_before - 1;
+  if (lane == 0 && (rank + 1) % oversampling == 0) {  // a splitter's rank (see splitter_rank)
+    sample_keys[rank] = key;
+    sample_pos[rank] = site.sequence * seq_len + site.position;
+  }
 }
 
 template <class Key, class Comp>
@@ -108,7 +139,13 @@ split_layout split(const Key* src, std::size_t n, std::size_t seq_len, std::size
   Key* sample_keys = static_cast<Key*>(a.keys);
 
   const unsigned threads = 256;
-  if (samples > 0) {
+  if (samples > 0 && samples <= static_cast<std::size_t>(p.max_ranked_samples)) {
+    rank_samples_kernel<<<static_cast<unsigned>(ceil_div(samples * policy::warp_threads, threads)),
+                          threads, 0, stream>>>(src, n, seq_len, sequences, stride, samples,
+                                                static_cast<std::size_t>(p.oversampling),
+                                                sample_keys, a.pos, comp);
+    WARPSORT_CHECK_LAUNCH();
+  } else if (samples > 0) {
     gather_samples_kernel<<<static_cast<unsigned>(ceil_div(samples, threads)), threads, 0,
                             stream>>>(src, seq_len, stride, samples, sample_keys, a.pos);
     WARPSORT_CHECK_LAUNCH();

@@ -29,8 +29,9 @@ TEST(Metadata, EveryFieldPresentWithOrWithoutAGpu) {
       EXPECT_TRUE(m["gpu"].contains(key)) << key;
   }
   const nlohmann::json& p = m["policy"]["uint32"];
-  for (const char* key : {"chunk_keys", "merge_tile_keys", "block_threads", "block_sort_keys", "merge_block_keys",
-                          "max_sequences", "oversampling", "group_capacity", "group_block_threads"})
+  for (const char* key : {"chunk_keys", "merge_tile_keys", "block_threads", "block_sort_keys",
+                          "merge_block_keys", "max_sequences", "oversampling", "max_ranked_samples",
+                          "group_capacity", "group_block_threads"})
     EXPECT_TRUE(p.contains(key)) << key;
   EXPECT_EQ(p["group_capacity"], warpsort::default_policy<std::uint32_t>().group_capacity);
 }

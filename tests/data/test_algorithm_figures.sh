@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CTest: scripts/draw_algorithm_figures.py writes its four algorithm diagrams.
+# CTest: scripts/draw_algorithm_figures.py writes its algorithm diagrams.
 #   test_algorithm_figures.sh DRAW_SCRIPT [PYTHON_FOUND_BY_CMAKE]
 # Uses the first interpreter that can import matplotlib and numpy: /usr/bin/python3 (Debian's,
 # with python3-matplotlib), then the one CMake found, then python3 on PATH. Fails, rather than
@@ -24,7 +24,7 @@ is_png() {  # non-empty file starting with the PNG signature
   [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]
 }
 status=0
-for f in step1_bitonic_chunk.png step2_merge_buffer.png step3_splitting.png step4_final_merge.png; do
+for f in step1_bitonic_chunk.png step2_merge_buffer.png step2_merge_tiles.png step3_splitting.png step4_final_merge.png; do
   if is_png "$out/$f"; then
     echo "ok: $f ($(wc -c <"$out/$f") bytes)"
   else

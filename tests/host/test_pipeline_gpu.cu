@@ -60,12 +60,14 @@ TEST(Pipeline, Descending) {
 }
 
 // Other tunings must sort just as well: small L (more rounds), odd L, small on-chip blocks and
-// groups, other block sizes.
+// groups, other block sizes, either way of ordering step 3's sample.
 TEST(Pipeline, PolicyVariations) {
   WARPSORT_REQUIRE_GPU();
   std::vector<warpsort::policy> policies(5, warpsort::default_policy<Key>());
   policies[0].max_sequences = 2;
+  policies[0].max_ranked_samples = 0;  // step 3 always sorts the sample
   policies[1].max_sequences = 7;
+  policies[1].max_ranked_samples = 1 << 30;  // step 3 always ranks it
   policies[1].oversampling = 8;
   policies[2].block_sort_keys = 256;
   policies[2].merge_block_keys = 512;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <set>
@@ -200,6 +201,7 @@ TEST(IndexMath, SampleSites) {
 
 // The whole of step 3 as a plain C++ model on L sorted sequences: regular samples ordered by
 // (key, position), every K-th a splitter, every sequence cut with cut_sequence. Checked:
+// ranking each sample by sample_cut places it where sorting the sample does;
 // cuts equal a brute-force count of elements ordered at or before each splitter, groups are
 // ordered, sizes sum to N, no group over (K + L) s, and offsets are the prefix sum of sizes.
 TEST(IndexMath, SplittingModelIsBalancedAndOrdered) {
@@ -223,7 +225,23 @@ TEST(IndexMath, SplittingModelIsBalancedAndOrdered) {
         const std::size_t pos = site.sequence * seq_len + site.position;
         sample.push_back({keys[pos], pos});
       }
+      // each sample's rank by sample_cut (no sort) is its place in the sorted sample
+      std::vector<std::pair<std::uint32_t, std::size_t>> ranked(samples);
+      for (std::size_t m = 0; m < samples; ++m) {
+        const auto site = ws::sample_site_of(m, seq_len, s);
+        const std::size_t index = m - site.sequence * ws::samples_in(seq_len, s);
+        std::size_t at_or_before = 0;
+        for (std::size_t i = 0; i < L; ++i) {
+          const std::size_t begin = i * seq_len, len = std::min(seq_len, n - begin);
+          at_or_before += ws::sample_cut(keys.data() + begin, len, s, i, site.sequence, index,
+                                         sample[m].first, std::less<>());
+        }
+        ASSERT_GE(at_or_before, 1u);
+        ASSERT_LE(at_or_before, samples);
+        ranked[at_or_before - 1] = sample[m];
+      }
       std::sort(sample.begin(), sample.end());
+      ASSERT_EQ(ranked, sample) << "distinct " << distinct << " L " << L;
       const std::size_t groups = samples > K ? ws::ceil_div(samples, K) : 1;
       std::vector<std::size_t> offsets{0}, sizes;
       std::vector<std::vector<std::size_t>> cuts;
@@ -273,6 +291,54 @@ TEST(IndexMath, SplittingModelIsBalancedAndOrdered) {
         EXPECT_LE(*std::max_element(sizes.begin(), sizes.end()), 2 * K * s);
     }
   }
+}
+
+// Small inputs run with smaller on-chip blocks (enough of them to spread over the SMs); large
+// ones with the policy as given. Blocks only ever shrink, never below the floor.
+TEST(Plan, SizedForSmallInputs) {
+  const warpsort::policy p = warpsort::default_policy<std::uint32_t>();
+  const auto same = [](const warpsort::policy& a, const warpsort::policy& b) {
+    return a.block_sort_keys == b.block_sort_keys && a.merge_block_keys == b.merge_block_keys &&
+           a.group_capacity == b.group_capacity;
+  };
+  const std::size_t big = static_cast<std::size_t>(p.small_input_blocks) * p.block_sort_keys;
+  EXPECT_TRUE(same(warpsort::sized_for(p, big), p));
+  EXPECT_TRUE(same(warpsort::sized_for(p, std::size_t{1} << 30), p));
+  EXPECT_EQ(warpsort::sized_for(p, big).max_sequences, p.max_sequences);
+  const auto half = warpsort::sized_for(p, big - 1);
+  EXPECT_EQ(half.block_sort_keys, p.block_sort_keys / 2);
+  EXPECT_EQ(half.merge_block_keys, p.block_sort_keys / 2);
+  EXPECT_EQ(half.max_sequences, std::max(p.max_sequences, p.small_input_max_sequences));
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, std::size_t{1} << 16,
+                        std::size_t{100000}, std::size_t{1} << 20}) {
+    const auto s = warpsort::sized_for(p, n);
+    EXPECT_GE(s.block_sort_keys, p.small_input_min_keys) << n;
+    EXPECT_GE(s.group_capacity, p.small_input_min_keys) << n;
+    EXPECT_LE(s.block_sort_keys, p.block_sort_keys) << n;
+    EXPECT_LE(s.merge_block_keys, s.block_sort_keys) << n;
+    // smallest blocks that n still fills small_input_blocks times, or the floor
+    const bool at_floor = s.block_sort_keys / 2 < p.small_input_min_keys;
+    EXPECT_TRUE(at_floor ||
+                n >= static_cast<std::size_t>(p.small_input_blocks) * s.block_sort_keys)
+        << n;
+    EXPECT_NO_THROW(warpsort::make_plan(n, s)) << n;
+  }
+  EXPECT_EQ(warpsort::sized_for(p, std::size_t{1} << 16).block_sort_keys, 2048);
+  EXPECT_EQ(warpsort::sized_for(p, std::size_t{1} << 16).group_capacity, 2048);
+  warpsort::policy off = p;
+  off.small_input_blocks = 0;
+  EXPECT_TRUE(same(warpsort::sized_for(off, 10), off));
+  EXPECT_EQ(warpsort::sized_for(off, 10).max_sequences, off.max_sequences);
+  warpsort::policy tiny = p;  // already below the floor: left alone
+  tiny.block_sort_keys = 256;
+  tiny.merge_block_keys = 512;
+  const auto tiny_sized = warpsort::sized_for(tiny, 300);
+  EXPECT_EQ(tiny_sized.block_sort_keys, 256);
+  EXPECT_EQ(tiny_sized.merge_block_keys, 512);
+  EXPECT_EQ(tiny_sized.group_capacity, p.small_input_min_keys);
+  warpsort::policy bad = p;
+  bad.small_input_min_keys = 100;
+  EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
 }
 
 TEST(Plan, ShapesAndBounds) {
@@ -339,4 +405,42 @@ TEST(Plan, OffsetsNearAndPast2e32) {
     // step 4: a group fits in 32-bit shared-memory offsets
     EXPECT_LE(plan.group_bound, static_cast<std::size_t>(p.group_capacity));
   }
+}
+
+// Floats in warpsort's orders sort as unsigned words (float_order_bits): the map must be a
+// bijection (every key comes back with its bits) whose integer order never contradicts the
+// float order (a before b => word(a) < word(b), and word(a) < word(b) => not b before a).
+template <class Float, class Order, bool Descending>
+void check_float_order_bits(std::uint64_t seed) {
+  using map = warpsort::detail::float_order_bits<Float, Descending>;
+  using bits = typename map::bits;
+  const bits sign = map::sign;
+  std::vector<bits> patterns = {0, sign, sign - 1, ~bits{0}, 1, sign | 1};
+  for (Float f : {Float(1), Float(-1), std::numeric_limits<Float>::infinity(),
+                  -std::numeric_limits<Float>::infinity(), std::numeric_limits<Float>::denorm_min(),
+                  -std::numeric_limits<Float>::denorm_min(), std::numeric_limits<Float>::max(),
+                  std::numeric_limits<Float>::lowest(), std::numeric_limits<Float>::quiet_NaN(),
+                  -std::numeric_limits<Float>::quiet_NaN()})
+    patterns.push_back(cuda::std::bit_cast<bits>(f));
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 2000; ++i) patterns.push_back(static_cast<bits>(rng()));
+  const Order order;
+  for (bits p : patterns) {
+    const Float x = cuda::std::bit_cast<Float>(p);
+    ASSERT_EQ(cuda::std::bit_cast<bits>(map::from(map::to(x))), p);
+  }
+  for (bits p : patterns)
+    for (int k = 0; k < 40; ++k) {
+      const bits q = patterns[rng() % patterns.size()];
+      const Float a = cuda::std::bit_cast<Float>(p), b = cuda::std::bit_cast<Float>(q);
+      if (order(a, b)) ASSERT_LT(map::to(a), map::to(b));
+      if (map::to(a) < map::to(b)) ASSERT_FALSE(order(b, a));
+    }
+}
+
+TEST(FloatOrderBits, BijectiveAndOrderPreserving) {
+  check_float_order_bits<float, warpsort::less<float>, false>(1);
+  check_float_order_bits<float, warpsort::greater<float>, true>(2);
+  check_float_order_bits<double, warpsort::less<double>, false>(3);
+  check_float_order_bits<double, warpsort::greater<double>, true>(4);
 }

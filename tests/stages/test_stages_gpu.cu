@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace {
@@ -122,13 +123,24 @@ TEST(Step3Split, GroupsOrderedBoundedAndSumToN) {
         const auto host_seqs = run_steps_1_2(input, p, plan, seqs);
         const std::size_t bytes =
             ws::split_temp_bytes<Key, Comp>(plan.samples, plan.sequences, plan.groups);
-        auto temp = poisoned<unsigned char>(bytes);
-        const auto layout = ws::split(seqs.get(), n, plan.sequence_keys, plan.sequences,
-                                      plan.sample_stride, plan.samples, plan.groups, temp.get(),
-                                      bytes, Comp{}, p, 0);
         const std::size_t S = plan.groups, Ls = plan.sequences;
-        const auto cuts = to_host(layout.cuts, (S - 1) * Ls);
-        const auto offsets = to_host(layout.group_offsets, S + 1);
+        // the splitters by ranking the sample (no sort) and by sorting it (CUB) are the same
+        std::vector<std::size_t> cuts, offsets;
+        for (int ranked_up_to : {std::numeric_limits<int>::max(), 0}) {
+          p.max_ranked_samples = ranked_up_to;
+          auto temp = poisoned<unsigned char>(bytes);
+          const auto layout = ws::split(seqs.get(), n, plan.sequence_keys, plan.sequences,
+                                        plan.sample_stride, plan.samples, plan.groups,
+                                        temp.get(), bytes, Comp{}, p, 0);
+          auto got_cuts = to_host(layout.cuts, (S - 1) * Ls);
+          auto got_offsets = to_host(layout.group_offsets, S + 1);
+          if (ranked_up_to == 0) {
+            ASSERT_EQ(got_cuts, cuts) << dist << " n=" << n << " L=" << L << ": ranked vs sorted";
+            ASSERT_EQ(got_offsets, offsets) << dist << " n=" << n << " L=" << L;
+          }
+          cuts = std::move(got_cuts);
+          offsets = std::move(got_offsets);
+        }
         ASSERT_EQ(offsets.front(), 0u);
         ASSERT_EQ(offsets.back(), n);
         auto range = [&](std::size_t j, std::size_t i) {

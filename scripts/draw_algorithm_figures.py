@@ -443,7 +443,7 @@ def draw_step2(out):
     side_note(ax, xa + n_each + 0.8, top,
               f"two sorted inputs of {n_each} keys; buffer t = {t} keys, halves of {half};\n"
               "block labels: the round whose buffer the block enters\n"
-              "(t = 128, halves of 64, striped over 32 lanes in the implementation:\n"
+              "(version 1 of warpsort used t = 128, halves of 64, striped over 32 lanes:\n"
               " register r of lane l holds slot 32r + l)")
 
     # column headers
@@ -804,7 +804,7 @@ def draw_step3(out):
              "duplicates are divided by position (see the run of 5s).\n\n"
              f"Here L = {L}, s = {s}, K = {K}: S = M / K = {S} groups,\n"
              f"sizes {sizes}, bound {bound}.\n"
-             "Implementation: L = 32, K = 32, s = 128, C = 8192.",
+             "Implementation: L = 16, K = 32, s = 170, C = 8192 (4-byte keys).",
              ha="left", va="top", fontsize=9.5, family="DejaVu Sans",
              bbox=dict(boxstyle="round,pad=0.5", fc="#F7F7F7", ec="#BBBBBB"))
     handles = [Patch(fc=GROUP_COLOURS[g], ec="#444444", label=f"group {g}") for g in range(S)]
@@ -951,7 +951,7 @@ def draw_step4(out):
     ax.axis("off")
     ax.set_title(f"Step 4: group {g} of the step 3 example (L = {L} pieces) merged on chip in "
                  f"ceil(log2 L) = {rounds} rounds\nand written at the group's output offset "
-                 "(L = 32, 5 rounds, in the implementation)", fontsize=14)
+                 "(by default L = 16: 4 rounds; small inputs L = 32: 5)", fontsize=14)
     save(fig, out, "step4_final_merge.png")
 
 

@@ -107,6 +107,51 @@ std::string plan_line(const sort_plan& p) {
   return line;
 }
 
+/// The runs of one `warpsort sort`, each from prepare() (untimed): o.warmup warm-ups, one run
+/// with stage_times (events between the steps), then o.reps runs timed by CUDA events around the
+/// sort call alone. The step-timed run is also the one sort a profiler started with
+/// --profile-from-start off sees (scripts/profile_kernels.sh).
+struct sort_runs {
+  stage_times steps;
+  std::vector<double> times_ms;
+};
+
+template <class Prepare, class Sort>
+sort_runs run_sorts(const sort_options& o, cudaStream_t s, Prepare prepare, Sort sort) {
+  for (int w = 0; w < o.warmup; ++w) {
+    prepare();
+    sort(nullptr);
+    WARPSORT_CUDA_CHECK(cudaStreamSynchronize(s));
+  }
+  sort_runs runs;
+  prepare();
+  WARPSORT_CUDA_CHECK(cudaStreamSynchronize(s));
+  WARPSORT_CUDA_CHECK(cudaProfilerStart());
+  sort(&runs.steps);
+  WARPSORT_CUDA_CHECK(cudaStreamSynchronize(s));
+  WARPSORT_CUDA_CHECK(cudaProfilerStop());
+  event_timer timer;
+  for (int r = 0; r < o.reps; ++r) {
+    prepare();
+    timer.start(s);
+    sort(nullptr);
+    runs.times_ms.push_back(timer.stop(s));
+  }
+  return runs;
+}
+
+/// The timing lines both sorts print: the median (min, max) and the four steps.
+void print_runs(const char* what, const char* rate, std::size_t n, const sort_runs& runs) {
+  const run_summary t = summarize(runs.times_ms);
+  fmt::print("{}: median {:.4f} ms (min {:.4f}, max {:.4f}) over {} run(s): {:.3f} {}\n", what,
+             t.median_ms, t.min_ms, t.max_ms, runs.times_ms.size(),
+             keys_per_second(n, t.median_ms) / 1e9, rate);
+  const stage_times& st = runs.steps;
+  fmt::print("steps (ms, one run with stage_times): 1 sort_chunks {:.4f} | 2 merge_pairs {:.4f} | "
+             "3 split {:.4f} | 4 merge_groups {:.4f}\n",
+             st.sort_chunks_ms, st.merge_pairs_ms, st.split_ms, st.merge_groups_ms);
+}
+
 /// Sorts h_keys[0..n) (host memory, which ends up holding the sorted keys if --output is given)
 /// on the device; returns the exit code.
 template <class Key, class Comp>
@@ -146,39 +191,9 @@ int sort_host_keys(Key* h_keys, std::size_t n, const std::string& source, const 
     std::size_t bytes = temp_bytes;
     sort_keys<Key, Comp>(temp.get(), bytes, d_in, d_out, n, Comp{}, s, tuned_policy<Key>(), times);
   };
-  for (int w = 0; w < o.warmup; ++w) {
-    prepare();
-    sort(nullptr);
-    WARPSORT_CUDA_CHECK(cudaStreamSynchronize(s));
-  }
-  // The step breakdown: one run with stage_times (events between the steps). It is also the
-  // one sort a profiler started with --profile-from-start off sees (scripts/profile_kernels.sh).
-  stage_times steps;
-  prepare();
-  WARPSORT_CUDA_CHECK(cudaStreamSynchronize(s));
-  WARPSORT_CUDA_CHECK(cudaProfilerStart());
-  sort(&steps);
-  WARPSORT_CUDA_CHECK(cudaStreamSynchronize(s));
-  WARPSORT_CUDA_CHECK(cudaProfilerStop());
-  // The headline: runs without stage timing, CUDA events around the sort call only.
-  std::vector<double> times_ms;
-  {
-    event_timer timer;
-    for (int r = 0; r < o.reps; ++r) {
-      prepare();
-      timer.start(s);
-      sort(nullptr);
-      times_ms.push_back(timer.stop(s));
-    }
-  }
+  const sort_runs runs = run_sorts(o, s, prepare, sort);
   temp = detail::device_buffer<unsigned char>();  // freed before the references need the room
-
-  const run_summary t = summarize(times_ms);
-  fmt::print("warpsort: median {:.4f} ms (min {:.4f}, max {:.4f}) over {} run(s): {:.3f} Gkeys/s\n",
-             t.median_ms, t.min_ms, t.max_ms, times_ms.size(), keys_per_second(n, t.median_ms) / 1e9);
-  fmt::print("steps (ms, one run with stage_times): 1 sort_chunks {:.4f} | 2 merge_pairs {:.4f} | "
-             "3 split {:.4f} | 4 merge_groups {:.4f}\n",
-             steps.sort_chunks_ms, steps.merge_pairs_ms, steps.split_ms, steps.merge_groups_ms);
+  print_runs("warpsort", "Gkeys/s", n, runs);
   // The device memory of the sort itself: the keys (in place; out of place, input and output)
   // plus warpsort's temporary storage.
   const std::size_t buffers = o.out_of_place ? 2 : 1;
@@ -262,34 +277,9 @@ int sort_host_pairs(Key* h_keys, std::size_t n, const std::string& source, const
     sort_pairs<Key, Value, Comp>(temp.get(), bytes, d_kin, d_kout, d_vin, d_vout, n, Comp{}, s,
                                  tuned_policy<Key>(), times);
   };
-  for (int w = 0; w < o.warmup; ++w) {
-    prepare();
-    sort(nullptr);
-    WARPSORT_CUDA_CHECK(cudaStreamSynchronize(s));
-  }
-  stage_times steps;
-  prepare();
-  sort(&steps);
-  WARPSORT_CUDA_CHECK(cudaStreamSynchronize(s));
-  std::vector<double> times_ms;
-  {
-    event_timer timer;
-    for (int r = 0; r < o.reps; ++r) {
-      prepare();
-      timer.start(s);
-      sort(nullptr);
-      times_ms.push_back(timer.stop(s));
-    }
-  }
+  const sort_runs runs = run_sorts(o, s, prepare, sort);
   temp = detail::device_buffer<unsigned char>();  // freed before the references need the room
-
-  const run_summary t = summarize(times_ms);
-  fmt::print("warpsort (sort_pairs): median {:.4f} ms (min {:.4f}, max {:.4f}) over {} run(s): "
-             "{:.3f} Gpairs/s\n",
-             t.median_ms, t.min_ms, t.max_ms, times_ms.size(), keys_per_second(n, t.median_ms) / 1e9);
-  fmt::print("steps (ms, one run with stage_times): 1 sort_chunks {:.4f} | 2 merge_pairs {:.4f} | "
-             "3 split {:.4f} | 4 merge_groups {:.4f}\n",
-             steps.sort_chunks_ms, steps.merge_pairs_ms, steps.split_ms, steps.merge_groups_ms);
+  print_runs("warpsort (sort_pairs)", "Gpairs/s", n, runs);
   const std::size_t buffers = o.out_of_place ? 2 : 1;
   if (n > 0)
     fmt::print("footprint: {:.4f} bytes/pair = ({}{} pairs x ({} + {}) B + {} B temporary storage) / n "

@@ -136,12 +136,7 @@ void sort_pairs_packed(void* d_temp, std::size_t& temp_bytes, const Key* keys_in
   Value* value_copy = carver.take<Value>(n);
   Key* key_copy = carver.take<Key>(cuda::std::is_floating_point_v<Key> ? n : 0);
   void* inner = carver.take_bytes(inner_bytes);
-  if (d_temp == nullptr) {
-    temp_bytes = carver.used();
-    return;
-  }
-  stages::require_temp_bytes("warpsort::sort_pairs", temp_bytes, carver.used());
-  if (n == 0) return;
+  if (!stages::storage_ready(carver, d_temp, temp_bytes, "warpsort::sort_pairs") || n == 0) return;
   const bool copy_values = values_out == values_in;
   const bool copy_keys = cuda::std::is_floating_point_v<Key> && keys_out == keys_in;
   const unsigned threads = 256;
@@ -179,12 +174,8 @@ void sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* 
     stages::temp_carver carver(d_temp);
     item* items = carver.take<item>(n);
     void* inner = carver.take_bytes(inner_bytes);
-    if (d_temp == nullptr) {
-      temp_bytes = carver.used();
+    if (!stages::storage_ready(carver, d_temp, temp_bytes, "warpsort::sort_pairs") || n == 0)
       return;
-    }
-    stages::require_temp_bytes("warpsort::sort_pairs", temp_bytes, carver.used());
-    if (n == 0) return;
     const unsigned threads = 256;
     const unsigned blocks = static_cast<unsigned>(stages::ceil_div(n, threads));
     detail::pack_pairs_kernel<<<blocks, threads, 0, stream>>>(keys_in, values_in, items, n);

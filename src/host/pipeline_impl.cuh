@@ -113,19 +113,21 @@ void sort_floats_as_bits(void* d_temp, std::size_t& temp_bytes, const Float* d_i
   using map = float_order_bits<Float, cuda::std::is_same_v<Comp, greater<Float>>>;
   using bits = typename map::bits;
   bits* words = reinterpret_cast<bits*>(d_out);
-  if (d_temp == nullptr) {
-    sort_keys<bits, less<bits>>(nullptr, temp_bytes, nullptr, nullptr, n, {}, stream, tuning);
-    return;
-  }
+  // every check before the first map: a throw must leave the caller's keys as they were
+  std::size_t inner_bytes = 0;
+  sort_keys<bits, less<bits>>(nullptr, inner_bytes, nullptr, nullptr, n, {}, stream, tuning);
+  stages::temp_carver carver(d_temp);
+  void* inner = carver.take_bytes(inner_bytes);
+  if (!stages::storage_ready(carver, d_temp, temp_bytes, "warpsort::sort_keys")) return;
   if (n > 0 && (d_in == nullptr || d_out == nullptr))
     throw input_error("warpsort::sort_keys: null key pointer");
   const unsigned threads = 256;
-  const unsigned blocks = static_cast<unsigned>(stages::ceil_div(n > 0 ? n : 1, threads));
+  const unsigned blocks = static_cast<unsigned>(stages::ceil_div(n, threads));
   if (n > 0) {
     floats_to_bits_kernel<map><<<blocks, threads, 0, stream>>>(d_in, words, n);
     WARPSORT_CHECK_LAUNCH();
   }
-  sort_keys<bits, less<bits>>(d_temp, temp_bytes, words, words, n, {}, stream, tuning, times);
+  sort_keys<bits, less<bits>>(inner, inner_bytes, words, words, n, {}, stream, tuning, times);
   if (n > 0) {
     bits_to_floats_kernel<map><<<blocks, threads, 0, stream>>>(words, n);
     WARPSORT_CHECK_LAUNCH();
@@ -141,11 +143,7 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
   const sort_plan plan = make_plan(n, tuning);
   stages::temp_carver carver(d_temp);
   const pipeline_storage s = carve<Key, Comp>(carver, plan, tuning);
-  if (d_temp == nullptr) {
-    temp_bytes = carver.used();
-    return;
-  }
-  stages::require_temp_bytes("warpsort::sort_keys", temp_bytes, carver.used());
+  if (!stages::storage_ready(carver, d_temp, temp_bytes, "warpsort::sort_keys")) return;
   if (n > 0 && (d_in == nullptr || d_out == nullptr))
     throw input_error("warpsort::sort_keys: null key pointer");
 

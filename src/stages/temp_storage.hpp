@@ -28,11 +28,19 @@ class temp_carver {
   std::size_t used_ = 0;
 };
 
-/// Throws input_error when the caller's temporary storage is smaller than the carving needs.
-inline void require_temp_bytes(const char* who, std::size_t have, std::size_t need) {
-  if (have < need)
-    throw input_error(std::string(who) + ": temporary storage of " + std::to_string(have) +
-                      " bytes is smaller than the " + std::to_string(need) + " needed");
+/// After the carving of a sort's storage: a size query (d_temp null) sets temp_bytes and
+/// returns false; a sort throws input_error when the caller's storage is smaller than the
+/// carving needs, and returns true.
+inline bool storage_ready(const temp_carver& carver, const void* d_temp, std::size_t& temp_bytes,
+                          const char* who) {
+  if (d_temp == nullptr) {
+    temp_bytes = carver.used();
+    return false;
+  }
+  if (temp_bytes < carver.used())
+    throw input_error(std::string(who) + ": temporary storage of " + std::to_string(temp_bytes) +
+                      " bytes is smaller than the " + std::to_string(carver.used()) + " needed");
+  return true;
 }
 
 }  // namespace warpsort::stages

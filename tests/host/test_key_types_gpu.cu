@@ -4,8 +4,9 @@
 
 #include <warpsort/warpsort.cuh>
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace {
@@ -79,4 +80,22 @@ TEST(FloatOrder, ValidationChecksBitPatterns) {
   const auto report = warpsort::validate_against_references(in.get(), out.get(), 4, warpsort::less<float>{});
   EXPECT_FALSE(report.ok);
   EXPECT_NE(report.reference.find("bit patterns"), std::string::npos) << report.message();
+}
+
+// Floats sort as integer words mapped into the output: a sort refused for too little storage
+// must be refused before the map, leaving the caller's keys (here sorted in place) untouched.
+TYPED_TEST(KeyTypes, TooLittleStorageLeavesTheKeysAsTheyWere) {
+  WARPSORT_REQUIRE_GPU();
+  using Key = TypeParam;
+  const auto input = make_typed_keys<Key>("uniform", 5000, 4);
+  auto keys = to_device(input);
+  std::size_t temp_bytes = 0;
+  warpsort::sort_keys<Key>(nullptr, temp_bytes, keys.get(), keys.get(), input.size());
+  auto temp = poisoned<unsigned char>(temp_bytes);
+  std::size_t too_small = temp_bytes - 1;
+  EXPECT_THROW(
+      warpsort::sort_keys<Key>(temp.get(), too_small, keys.get(), keys.get(), input.size()),
+      warpsort::input_error);
+  const auto after = to_host(keys.get(), input.size());
+  ASSERT_EQ(std::memcmp(after.data(), input.data(), input.size() * sizeof(Key)), 0);
 }

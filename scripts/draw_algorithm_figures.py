@@ -951,7 +951,7 @@ def draw_step4(out):
     ax.axis("off")
     ax.set_title(f"Step 4: group {g} of the step 3 example (L = {L} pieces) merged on chip in "
                  f"ceil(log2 L) = {rounds} rounds\nand written at the group's output offset "
-                 "(by default L = 16: 4 rounds; small inputs L = 32: 5)", fontsize=14)
+                 "(by default L = 16: 4 rounds)", fontsize=14)
     save(fig, out, "step4_final_merge.png")
 
 

@@ -27,6 +27,10 @@ struct policy {
   /// Step 2: outputs one block merges per round (a power of two in [256, 2 block_sort_keys]).
   /// Merge path cuts each pair of sequences into blocks of this size.
   int merge_block_keys = 8192;
+  /// Step 2: up to this many merge blocks in a round, a warp finds each block's start (merge
+  /// path: ~4 rounds of 32 loads); above, a thread does (a chain of ~log2(sequence) dependent
+  /// loads, but 32x fewer loads, which matters once a round has thousands of blocks).
+  int warp_split_max_blocks = 2048;
   /// Step 2 stops once at most this many sorted sequences remain (L). Step 4 merges the L
   /// pieces of each group on chip in ceil(log2 L) rounds.
   int max_sequences = 16;
@@ -42,14 +46,17 @@ struct policy {
   int group_capacity = 8192;
   /// Threads per block of the step 4 kernel.
   int group_block_threads = 256;
-  /// Small inputs, n < small_input_blocks x block_sort_keys (see sized_for): block_sort_keys
-  /// (with merge_block_keys) and group_capacity are halved, not below small_input_min_keys,
-  /// until n fills at least small_input_blocks blocks of each, so steps 1 and 4 still spread
-  /// over the SMs; and L rises to small_input_max_sequences, because there a step 2 round
-  /// (two launches) costs more than a step 4 round on chip. small_input_blocks = 0: never.
+  /// Inputs of few blocks, n < few_blocks x block_sort_keys (see sized_for): steps 1 and 2 run
+  /// one or two blocks an SM and wait on memory latency, so their blocks get few_blocks_threads
+  /// threads (more warps in flight an SM). few_blocks = 0: never.
+  int few_blocks = 256;
+  int few_blocks_threads = 512;
+  /// Small inputs, n < small_input_blocks x block_sort_keys: block_sort_keys (with
+  /// merge_block_keys) and group_capacity are halved, not below small_input_min_keys, until n
+  /// fills at least small_input_blocks blocks of each, so steps 1 and 4 still spread over the
+  /// SMs. small_input_blocks = 0: never.
   int small_input_blocks = 64;
   int small_input_min_keys = 2048;
-  int small_input_max_sequences = 32;
 };
 
 /// Largest power of two <= x (x >= 1).
@@ -71,20 +78,20 @@ constexpr policy default_policy() {
   return p;
 }
 
-/// The policy a sort of n keys runs with: `p`, or for a small input (fewer keys than
-/// p.small_input_blocks blocks of p.block_sort_keys) its on-chip blocks halved until n fills
-/// that many (never below p.small_input_min_keys, never grown) and L at least
-/// p.small_input_max_sequences.
+/// The policy a sort of n keys runs with: `p`, adjusted for inputs of few blocks (fewer keys
+/// than p.few_blocks blocks of p.block_sort_keys: p.few_blocks_threads threads a block) and
+/// for small inputs (fewer than p.small_input_blocks blocks: on-chip blocks halved until n
+/// fills that many, never below p.small_input_min_keys, never grown).
 constexpr policy sized_for(policy p, std::size_t n) {
-  const bool small =
-      n < static_cast<std::size_t>(p.small_input_blocks) * static_cast<std::size_t>(p.block_sort_keys);
-  if (!small) return p;
-  if (p.max_sequences < p.small_input_max_sequences) p.max_sequences = p.small_input_max_sequences;
+  const auto below = [n](int blocks, int keys) {
+    return n < static_cast<std::size_t>(blocks) * static_cast<std::size_t>(keys);
+  };
+  if (below(p.few_blocks, p.block_sort_keys)) p.block_threads = p.few_blocks_threads;
+  if (!below(p.small_input_blocks, p.block_sort_keys)) return p;
   const int least = p.small_input_min_keys > policy::merge_tile_keys ? p.small_input_min_keys
                                                                      : policy::merge_tile_keys;
   const auto fills = [&](int keys) {
-    return keys / 2 < least ||
-           n >= static_cast<std::size_t>(p.small_input_blocks) * static_cast<std::size_t>(keys);
+    return keys / 2 < least || !below(p.small_input_blocks, keys);
   };
   bool shrunk = false;
   while (!fills(p.block_sort_keys)) {

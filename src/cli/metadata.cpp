@@ -69,14 +69,16 @@ nlohmann::json policy_json(const policy& p) {
           {"block_threads", p.block_threads},
           {"block_sort_keys", p.block_sort_keys},
           {"merge_block_keys", p.merge_block_keys},
+          {"warp_split_max_blocks", p.warp_split_max_blocks},
           {"max_sequences", p.max_sequences},
           {"oversampling", p.oversampling},
           {"max_ranked_samples", p.max_ranked_samples},
           {"group_capacity", p.group_capacity},
           {"group_block_threads", p.group_block_threads},
+          {"few_blocks", p.few_blocks},
+          {"few_blocks_threads", p.few_blocks_threads},
           {"small_input_blocks", p.small_input_blocks},
-          {"small_input_min_keys", p.small_input_min_keys},
-          {"small_input_max_sequences", p.small_input_max_sequences}};
+          {"small_input_min_keys", p.small_input_min_keys}};
 }
 
 std::string command_line(const std::vector<std::string>& args) {

@@ -34,14 +34,17 @@ policy apply_overrides(policy p, const std::string& overrides) {
     else if (name == "max_ranked_samples") p.max_ranked_samples = v;
     else if (name == "group_capacity") p.group_capacity = v;
     else if (name == "group_block_threads") p.group_block_threads = v;
+    else if (name == "warp_split_max_blocks") p.warp_split_max_blocks = v;
+    else if (name == "few_blocks") p.few_blocks = v;
+    else if (name == "few_blocks_threads") p.few_blocks_threads = v;
     else if (name == "small_input_blocks") p.small_input_blocks = v;
     else if (name == "small_input_min_keys") p.small_input_min_keys = v;
-    else if (name == "small_input_max_sequences") p.small_input_max_sequences = v;
     else
       throw input_error("WARPSORT_POLICY: unknown field '" + name +
                         "' (block_threads, block_sort_keys, merge_block_keys, max_sequences, "
-                        "oversampling, max_ranked_samples, group_capacity, group_block_threads, "
-                        "small_input_blocks, small_input_min_keys, small_input_max_sequences)");
+                        "warp_split_max_blocks, oversampling, max_ranked_samples, group_capacity, "
+                        "group_block_threads, few_blocks, few_blocks_threads, small_input_blocks, "
+                        "small_input_min_keys)");
   }
   return p;
 }

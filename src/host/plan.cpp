@@ -27,6 +27,11 @@ void check_policy(const policy& p) {
   if (p.max_sequences < 2) fail("max_sequences (L) must be at least 2");
   if (p.oversampling < 1) fail("oversampling (K) must be at least 1");
   if (p.max_ranked_samples < 0) fail("max_ranked_samples must be at least 0");
+  if (p.warp_split_max_blocks < 0) fail("warp_split_max_blocks must be at least 0");
+  if (p.few_blocks < 0) fail("few_blocks must be at least 0");
+  if (p.few_blocks_threads < policy::warp_threads ||
+      p.few_blocks_threads % policy::warp_threads != 0 || p.few_blocks_threads > 1024)
+    fail("few_blocks_threads must be a multiple of 32 in [32, 1024]");
   if (p.small_input_blocks < 0) fail("small_input_blocks must be at least 0");
   if (p.small_input_min_keys < policy::merge_tile_keys)
     fail("small_input_min_keys must be at least 256");

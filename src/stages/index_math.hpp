@@ -122,13 +122,14 @@ WARPSORT_HD std::size_t splitter_rank(std::size_t j, std::size_t oversampling) {
 ///  - a later sequence keeps the keys < the splitter key (lower bound),
 ///  - the splitter's own sequence is cut just after the splitter.
 /// `seq` is anything indexable: a pointer to the keys, or a sample_view of them.
+/// cut_sequence_between searches only [lo, hi], where the caller knows the cut lies.
 template <class Seq, class Key, class Comp>
-WARPSORT_HD std::size_t cut_sequence(const Seq& seq, std::size_t len, std::size_t seq_index,
-                                     std::size_t splitter_seq, std::size_t splitter_pos,
-                                     const Key& splitter_key, Comp comp) {
+WARPSORT_HD std::size_t cut_sequence_between(const Seq& seq, std::size_t lo, std::size_t hi,
+                                             std::size_t seq_index, std::size_t splitter_seq,
+                                             std::size_t splitter_pos, const Key& splitter_key,
+                                             Comp comp) {
   if (seq_index == splitter_seq) return splitter_pos + 1;
   const bool upper = seq_index < splitter_seq;
-  std::size_t lo = 0, hi = len;
   while (lo < hi) {
     const std::size_t mid = lo + (hi - lo) / 2;
     // upper bound: skip keys not after the splitter; lower bound: skip keys before it
@@ -139,6 +140,14 @@ WARPSORT_HD std::size_t cut_sequence(const Seq& seq, std::size_t len, std::size_
       hi = mid;
   }
   return lo;
+}
+
+template <class Seq, class Key, class Comp>
+WARPSORT_HD std::size_t cut_sequence(const Seq& seq, std::size_t len, std::size_t seq_index,
+                                     std::size_t splitter_seq, std::size_t splitter_pos,
+                                     const Key& splitter_key, Comp comp) {
+  return cut_sequence_between(seq, 0, len, seq_index, splitter_seq, splitter_pos, splitter_key,
+                              comp);
 }
 
 /// A sample's rank in the sample sorted by (key, position), without sorting it: cut every
@@ -152,6 +161,18 @@ WARPSORT_HD std::size_t sample_cut(const Key* sequence_begin, std::size_t sequen
                                    const Key& sample_key, Comp comp) {
   return cut_sequence(sample_view<Key>{sequence_begin, stride}, samples_in(sequence_len, stride),
                       seq_index, sample_seq, sample_index, sample_key, comp);
+}
+
+/// Where a sequence's cut at a splitter lies, given its sample cut c at that splitter (c of its
+/// samples are ordered at or before it): sample c - 1, the key at c s - 1, is in the cut and
+/// sample c, the key at (c + 1) s - 1, is not, so the cut lies in [c s, (c + 1) s - 1] (capped
+/// at len): a search over fewer than s keys instead of the whole sequence.
+struct key_range {
+  std::size_t begin, end;
+};
+WARPSORT_HD key_range cut_window(std::size_t sample_cut, std::size_t stride, std::size_t len) {
+  const std::size_t lo = sample_cut * stride, hi = (sample_cut + 1) * stride - 1;
+  return {lo < len ? lo : len, hi < len ? hi : len};
 }
 
 }  // namespace warpsort::stages

@@ -2,8 +2,10 @@
 // Step 2 kernels and launcher: one round of pairwise merges.
 //
 // Each pair's output is cut into blocks of merge_block_keys outputs. A small kernel finds by
-// merge path where each block starts in A; the merge kernel copies the block's shares of A and
-// B into shared memory (coalesced) and its warps merge them tile by tile (warp_merge.cuh).
+// merge path where each block starts in A (a warp per block while a round has few blocks, so
+// the search is a few rounds of 32 loads instead of a chain of dependent ones); the merge
+// kernel copies the block's shares of A and B into shared memory (coalesced) and its warps
+// merge them tile by tile (warp_merge.cuh).
 #include "block_merge.cuh"
 #include "launch.hpp"
 #include "stages.hpp"
@@ -23,6 +25,24 @@ __global__ void find_block_splits_kernel(const Key* in, std::size_t n, std::size
   const pair_bounds pb = pair_of(d / (2 * seq_len), seq_len, n);
   splits[b] = merge_path(in + pb.a_begin, pb.a_end - pb.a_begin, in + pb.a_end,
                          pb.b_end - pb.a_end, d - pb.a_begin, comp);
+}
+
+/// One warp per block, the same splits: for rounds of few blocks, whose time is the latency of
+/// the search and not its loads.
+template <class Key, class Comp>
+__global__ void find_block_splits_by_warp_kernel(const Key* in, std::size_t n,
+                                                 std::size_t seq_len, std::size_t block_keys,
+                                                 std::size_t blocks, std::size_t* splits,
+                                                 Comp comp) {
+  const std::size_t b =
+      (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / policy::warp_threads;
+  if (b >= blocks) return;  // whole warps leave together
+  const std::size_t d = b * block_keys;
+  const pair_bounds pb = pair_of(d / (2 * seq_len), seq_len, n);
+  const std::size_t split =
+      merge_path_by_warp(in + pb.a_begin, pb.a_end - pb.a_begin, in + pb.a_end,
+                         pb.b_end - pb.a_end, d - pb.a_begin, comp);
+  if (lane_id() == 0) splits[b] = split;
 }
 
 template <class Key, class Comp>
@@ -54,8 +74,13 @@ void merge_pairs_round(const Key* in, Key* out, std::size_t n, std::size_t seq_l
   const std::size_t block_keys = static_cast<std::size_t>(p.merge_block_keys);
   const std::size_t blocks = merge_blocks(n, block_keys);
   const unsigned threads = 256;
-  find_block_splits_kernel<<<static_cast<unsigned>(ceil_div(blocks, threads)), threads, 0,
-                             stream>>>(in, n, seq_len, block_keys, blocks, splits, comp);
+  if (blocks <= static_cast<std::size_t>(p.warp_split_max_blocks))
+    find_block_splits_by_warp_kernel<<<
+        static_cast<unsigned>(ceil_div(blocks * policy::warp_threads, threads)), threads, 0,
+        stream>>>(in, n, seq_len, block_keys, blocks, splits, comp);
+  else
+    find_block_splits_kernel<<<static_cast<unsigned>(ceil_div(blocks, threads)), threads, 0,
+                               stream>>>(in, n, seq_len, block_keys, blocks, splits, comp);
   WARPSORT_CHECK_LAUNCH();
   const std::size_t smem = block_keys * sizeof(Key);
   allow_dynamic_smem(merge_blocks_kernel<Key, Comp>, smem);

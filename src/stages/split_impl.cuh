@@ -2,14 +2,14 @@
 // Step 3: splitters from a regular sample, chosen on the GPU, and the cut of every sequence.
 //
 // Every s-th key of each sorted sequence is sampled with its global position, and the sample
-// ordered by (key, position); every K-th sample becomes a splitter. Small samples (up to
-// policy::max_ranked_samples) are not sorted: a warp per sample finds its rank by cutting every
-// sequence's samples at it, and the samples at splitter ranks are written there (one kernel
-// instead of CUB's several). Larger samples are gathered and sorted by CUB's stable merge sort.
-// Both give the same splitters. A
-// warp per splitter cuts all L sequences at it (binary search, ties split by position) and
-// sums the cuts: that sum is the splitter's rank, i.e. the prefix sum of the sizes of the
-// groups before it, so it is the next group's output offset.
+// ordered by (key, position); every K-th sample becomes a splitter. A warp per splitter cuts
+// all L sequences at it (binary search, ties split by position) and sums the cuts: that sum is
+// the splitter's rank, i.e. the prefix sum of the sizes of the groups before it, so it is the
+// next group's output offset. Small samples (up to policy::max_ranked_samples) are not sorted:
+// a warp per sample finds its rank by cutting every sequence's samples at it, and the warps of
+// splitter samples go on to cut the sequences, each search narrowed to the s keys between two
+// samples (one kernel for the whole step). Larger samples are gathered, sorted by CUB's stable
+// merge sort, and cut by a second kernel. Both give the same cuts (tested).
 #include "index_math.hpp"
 #include "stages.hpp"
 #include "temp_storage.hpp"
@@ -33,31 +33,59 @@ __global__ void gather_samples_kernel(const Key* src, std::size_t seq_len, std::
   sample_pos[m] = pos;
 }
 
+/// Small samples, one kernel: a warp per sample finds its rank by cutting every sequence's
+/// samples at it; the warps whose sample is a splitter then cut every sequence at it, searching
+/// only between the two samples the sequence's sample cut names (cut_window: fewer than s keys),
+/// and write the cuts and the next group's offset, as cut_sequences_kernel does.
 template <class Key, class Comp>
-__global__ void rank_samples_kernel(const Key* src, std::size_t n, std::size_t seq_len,
-                                    std::size_t sequences, std::size_t stride,
-                                    std::size_t samples, std::size_t oversampling,
-                                    Key* sample_keys, std::size_t* sample_pos, Comp comp) {
+__global__ void split_by_ranked_samples_kernel(const Key* src, std::size_t n,
+                                               std::size_t seq_len, std::size_t sequences,
+                                               std::size_t stride, std::size_t samples,
+                                               std::size_t oversampling, std::size_t splitters,
+                                               std::size_t* cuts, std::size_t* group_offsets,
+                                               Comp comp) {
   const std::size_t m =
       (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / policy::warp_threads;
-  if (m >= samples) return;  // whole warps leave together
   const int lane = lane_id();
+  if (m == 0 && lane == 0) {
+    group_offsets[0] = 0;
+    group_offsets[splitters + 1] = n;
+  }
+  if (m >= samples) return;  // whole warps leave together
   const sample_site site = sample_site_of(m, seq_len, stride);
   const std::size_t index = m - site.sequence * samples_in(seq_len, stride);
   const Key key = src[site.sequence * seq_len + site.position];
   std::size_t at_or_before = 0;
+  std::size_t first_cut = 0;  // this lane's first sequence's sample cut, kept for the cuts
   for (std::size_t i = lane; i < sequences; i += policy::warp_threads) {
     const std::size_t begin = i * seq_len;
-    at_or_before += sample_cut(src + begin, min_size(seq_len, n - begin), stride, i,
-                               site.sequence, index, key, comp);
+    const std::size_t c = sample_cut(src + begin, min_size(seq_len, n - begin), stride, i,
+                                     site.sequence, index, key, comp);
+    if (i == static_cast<std::size_t>(lane)) first_cut = c;
+    at_or_before += c;
   }
 #pragma unroll
   for (int d = 16; d > 0; d /= 2) at_or_before += __shfl_xor_sync(full_warp, at_or_before, d);
-  const std::size_t rank = at_or_before - 1;
-  if (lane == 0 && (rank + 1) % oversampling == 0) {  // a splitter's rank (see splitter_rank)
-    sample_keys[rank] = key;
-    sample_pos[rank] = site.sequence * seq_len + site.position;
+  const std::size_t rank = at_or_before - 1;  // the same in every lane
+  if ((rank + 1) % oversampling != 0) return;  // not a splitter's rank (see splitter_rank)
+  const std::size_t j = (rank + 1) / oversampling - 1;
+  if (j >= splitters) return;
+  std::size_t below = 0;
+  for (std::size_t i = lane; i < sequences; i += policy::warp_threads) {
+    const std::size_t begin = i * seq_len, len = min_size(seq_len, n - begin);
+    const std::size_t c = i == static_cast<std::size_t>(lane)
+                              ? first_cut
+                              : sample_cut(src + begin, len, stride, i, site.sequence, index,
+                                           key, comp);
+    const key_range window = cut_window(c, stride, len);
+    const std::size_t cut = cut_sequence_between(src + begin, window.begin, window.end, i,
+                                                 site.sequence, site.position, key, comp);
+    cuts[j * sequences + i] = cut;
+    below += cut;
   }
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2) below += __shfl_xor_sync(full_warp, below, d);
+  if (lane == 0) group_offsets[j + 1] = below;
 }
 
 template <class Key, class Comp>
@@ -139,13 +167,16 @@ split_layout split(const Key* src, std::size_t n, std::size_t seq_len, std::size
   Key* sample_keys = static_cast<Key*>(a.keys);
 
   const unsigned threads = 256;
+  const std::size_t splitters = groups - 1;
   if (samples > 0 && samples <= static_cast<std::size_t>(p.max_ranked_samples)) {
-    rank_samples_kernel<<<static_cast<unsigned>(ceil_div(samples * policy::warp_threads, threads)),
-                          threads, 0, stream>>>(src, n, seq_len, sequences, stride, samples,
-                                                static_cast<std::size_t>(p.oversampling),
-                                                sample_keys, a.pos, comp);
+    split_by_ranked_samples_kernel<<<
+        static_cast<unsigned>(ceil_div(samples * policy::warp_threads, threads)), threads, 0,
+        stream>>>(src, n, seq_len, sequences, stride, samples,
+                  static_cast<std::size_t>(p.oversampling), splitters, a.cuts, a.offsets, comp);
     WARPSORT_CHECK_LAUNCH();
-  } else if (samples > 0) {
+    return {a.cuts, a.offsets};
+  }
+  if (samples > 0) {
     gather_samples_kernel<<<static_cast<unsigned>(ceil_div(samples, threads)), threads, 0,
                             stream>>>(src, seq_len, stride, samples, sample_keys, a.pos);
     WARPSORT_CHECK_LAUNCH();
@@ -153,7 +184,6 @@ split_layout split(const Key* src, std::size_t n, std::size_t seq_len, std::size
         a.cub_temp, cub_bytes, sample_keys, a.pos, static_cast<std::int64_t>(samples), comp,
         stream));
   }
-  const std::size_t splitters = groups - 1;
   const std::size_t warps = splitters > 0 ? splitters : 1;  // one warp still writes the ends
   cut_sequences_kernel<<<static_cast<unsigned>(ceil_div(warps * policy::warp_threads, threads)),
                          threads, 0, stream>>>(src, n, seq_len, sequences,

@@ -24,24 +24,24 @@ namespace warpsort::stages {
 /// come from A (equal keys from A first), as index_math's merge_path. Each round the 32 lanes
 /// test 32 evenly spaced candidates and a ballot keeps the interval holding the answer, so a
 /// search over 2^k candidates takes about k / 5 rounds instead of k dependent loads.
-template <class Key, class Comp>
-__device__ __forceinline__ int merge_path_by_warp(const Key* a, int na, const Key* b, int nb,
-                                                  int diag, Comp comp) {
+template <class Size, class Key, class Comp>
+__device__ __forceinline__ Size merge_path_by_warp(const Key* a, Size na, const Key* b, Size nb,
+                                                   Size diag, Comp comp) {
   const int lane = lane_id();
-  int lo = diag > nb ? diag - nb : 0;  // the answer lies in [lo, hi]
-  int hi = diag < na ? diag : na;
+  Size lo = diag > nb ? diag - nb : 0;  // the answer lies in [lo, hi]
+  Size hi = diag < na ? diag : na;
   while (lo < hi) {
     // an odd spacing puts the 32 candidates in 32 different shared-memory banks
-    const int step = (hi - lo + 31) / 32 | 1;
-    const int m = lo + lane * step;
+    const Size step = (hi - lo + 31) / 32 | 1;
+    const Size m = lo + static_cast<Size>(lane) * step;
     // "B's key before A's key at m" holds from the answer on
     const bool after = m < hi && comp(b[diag - 1 - m], a[m]);
     const unsigned ballot = __ballot_sync(full_warp, after);
     if (ballot == 0) {  // the answer lies past the last candidate below hi
-      const int last = (hi - 1 - lo) / step < 31 ? (hi - 1 - lo) / step : 31;
+      const Size last = (hi - 1 - lo) / step < 31 ? (hi - 1 - lo) / step : 31;
       lo = lo + last * step + 1;
     } else {
-      const int f = __ffs(ballot) - 1;  // the first candidate at or past the answer
+      const Size f = static_cast<Size>(__ffs(ballot) - 1);  // the first candidate at or past it
       hi = lo + f * step;
       if (f > 0) lo = lo + (f - 1) * step + 1;
     }

@@ -60,10 +60,11 @@ TEST(Pipeline, Descending) {
 }
 
 // Other tunings must sort just as well: small L (more rounds), odd L, small on-chip blocks and
-// groups, other block sizes, either way of ordering step 3's sample.
+// groups, other block sizes, either way of ordering step 3's sample, either split search of
+// step 2.
 TEST(Pipeline, PolicyVariations) {
   WARPSORT_REQUIRE_GPU();
-  std::vector<warpsort::policy> policies(5, warpsort::default_policy<Key>());
+  std::vector<warpsort::policy> policies(7, warpsort::default_policy<Key>());
   policies[0].max_sequences = 2;
   policies[0].max_ranked_samples = 0;  // step 3 always sorts the sample
   policies[1].max_sequences = 7;
@@ -81,6 +82,10 @@ TEST(Pipeline, PolicyVariations) {
   policies[4].max_sequences = 256;
   policies[4].oversampling = 16;
   policies[4].group_block_threads = 128;
+  policies[5].warp_split_max_blocks = 0;  // a thread per split in every round
+  policies[5].few_blocks = 0;
+  policies[6].warp_split_max_blocks = 1 << 30;  // a warp per split in every round
+  policies[6].few_blocks_threads = 1024;
   for (std::size_t i = 0; i < policies.size(); ++i)
     for (std::size_t n : capped({1000, 65537, 1299709}))
       for (const auto& dist : test_distributions())

@@ -199,9 +199,24 @@ TEST(IndexMath, SampleSites) {
   EXPECT_EQ(ws::splitter_rank(2, 32), 95u);
 }
 
+TEST(IndexMath, CutWindow) {
+  // no sample in: the cut is before the first sample (key s - 1)
+  EXPECT_EQ(ws::cut_window(0, 10, 95).begin, 0u);
+  EXPECT_EQ(ws::cut_window(0, 10, 95).end, 9u);
+  // samples 0..3 in (keys 9, 19, 29, 39), sample 4 (key 49) out
+  EXPECT_EQ(ws::cut_window(4, 10, 95).begin, 40u);
+  EXPECT_EQ(ws::cut_window(4, 10, 95).end, 49u);
+  // every sample in (9 of them, the last at key 89): up to the sequence's end
+  EXPECT_EQ(ws::cut_window(9, 10, 95).begin, 90u);
+  EXPECT_EQ(ws::cut_window(9, 10, 95).end, 95u);
+  EXPECT_EQ(ws::cut_window(9, 10, 90).begin, 90u);
+  EXPECT_EQ(ws::cut_window(9, 10, 90).end, 90u);
+}
+
 // The whole of step 3 as a plain C++ model on L sorted sequences: regular samples ordered by
 // (key, position), every K-th a splitter, every sequence cut with cut_sequence. Checked:
-// ranking each sample by sample_cut places it where sorting the sample does;
+// ranking each sample by sample_cut places it where sorting the sample does; the splitter's
+// sample cut in a sequence names a window of fewer than s keys holding the cut (cut_window);
 // cuts equal a brute-force count of elements ordered at or before each splitter, groups are
 // ordered, sizes sum to N, no group over (K + L) s, and offsets are the prefix sum of sizes.
 TEST(IndexMath, SplittingModelIsBalancedAndOrdered) {
@@ -257,6 +272,17 @@ TEST(IndexMath, SplittingModelIsBalancedAndOrdered) {
           for (std::size_t x = 0; x < len; ++x)
             brute += std::make_pair(keys[begin + x], begin + x) <= std::make_pair(key, pos);
           ASSERT_EQ(cut, brute);
+          // the splitter's sample cut in this sequence narrows the search to < s keys
+          const std::size_t index = (pos % seq_len + 1) / s - 1;
+          const std::size_t c = ws::sample_cut(keys.data() + begin, len, s, i, pos / seq_len,
+                                               index, key, std::less<>());
+          const auto window = ws::cut_window(c, s, len);
+          ASSERT_LE(window.begin, cut);
+          ASSERT_LE(cut, window.end);
+          ASSERT_LT(window.end - window.begin, s);
+          ASSERT_EQ(ws::cut_sequence_between(keys.data() + begin, window.begin, window.end, i,
+                                             pos / seq_len, pos % seq_len, key, std::less<>()),
+                    cut);
           row.push_back(cut);
           below += cut;
         }
@@ -304,11 +330,9 @@ TEST(Plan, SizedForSmallInputs) {
   const std::size_t big = static_cast<std::size_t>(p.small_input_blocks) * p.block_sort_keys;
   EXPECT_TRUE(same(warpsort::sized_for(p, big), p));
   EXPECT_TRUE(same(warpsort::sized_for(p, std::size_t{1} << 30), p));
-  EXPECT_EQ(warpsort::sized_for(p, big).max_sequences, p.max_sequences);
   const auto half = warpsort::sized_for(p, big - 1);
   EXPECT_EQ(half.block_sort_keys, p.block_sort_keys / 2);
   EXPECT_EQ(half.merge_block_keys, p.block_sort_keys / 2);
-  EXPECT_EQ(half.max_sequences, std::max(p.max_sequences, p.small_input_max_sequences));
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, std::size_t{1} << 16,
                         std::size_t{100000}, std::size_t{1} << 20}) {
     const auto s = warpsort::sized_for(p, n);
@@ -328,7 +352,6 @@ TEST(Plan, SizedForSmallInputs) {
   warpsort::policy off = p;
   off.small_input_blocks = 0;
   EXPECT_TRUE(same(warpsort::sized_for(off, 10), off));
-  EXPECT_EQ(warpsort::sized_for(off, 10).max_sequences, off.max_sequences);
   warpsort::policy tiny = p;  // already below the floor: left alone
   tiny.block_sort_keys = 256;
   tiny.merge_block_keys = 512;
@@ -338,6 +361,35 @@ TEST(Plan, SizedForSmallInputs) {
   EXPECT_EQ(tiny_sized.group_capacity, p.small_input_min_keys);
   warpsort::policy bad = p;
   bad.small_input_min_keys = 100;
+  EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
+}
+
+// Inputs of few blocks (a block or two an SM) get more threads a block; from few_blocks blocks
+// on, the policy's own. Neither rule changes L or step 4's threads.
+TEST(Plan, SizedForFewBlocks) {
+  const warpsort::policy p = warpsort::default_policy<std::uint32_t>();
+  ASSERT_NE(p.few_blocks_threads, p.block_threads);  // else this test could not fail
+  const std::size_t few = static_cast<std::size_t>(p.few_blocks) * p.block_sort_keys;
+  for (std::size_t n : {few, few + 1, std::size_t{1} << 30})
+    EXPECT_EQ(warpsort::sized_for(p, n).block_threads, p.block_threads) << n;
+  for (std::size_t n : {std::size_t{0}, std::size_t{1000}, std::size_t{1} << 16, few - 1}) {
+    const auto s = warpsort::sized_for(p, n);
+    EXPECT_EQ(s.block_threads, p.few_blocks_threads) << n;
+    EXPECT_EQ(s.max_sequences, p.max_sequences) << n;
+    EXPECT_EQ(s.group_block_threads, p.group_block_threads) << n;
+    EXPECT_NO_THROW(warpsort::make_plan(n, s)) << n;
+  }
+  warpsort::policy off = p;
+  off.few_blocks = 0;
+  EXPECT_EQ(warpsort::sized_for(off, 1000).block_threads, off.block_threads);
+  warpsort::policy bad = p;
+  bad.few_blocks_threads = 100;
+  EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
+  bad = p;
+  bad.few_blocks = -1;
+  EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
+  bad = p;
+  bad.warp_split_max_blocks = -1;
   EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
 }
 

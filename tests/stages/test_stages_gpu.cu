@@ -62,16 +62,20 @@ warpsort::policy small_blocks(int block_sort_keys = 256, int merge_block_keys = 
 
 TEST(Step1SortChunks, EveryBlockSortedAndAPermutation) {
   WARPSORT_REQUIRE_GPU();
-  for (int block_keys : {256, 1024, warpsort::policy{}.block_sort_keys})
+  // block sizes from a tile to the default, with as many threads as the policies use
+  for (auto [block_keys, threads] :
+       {std::pair{256, 256}, std::pair{1024, 256}, std::pair{warpsort::policy{}.block_sort_keys, 256},
+        std::pair{2048, 512}, std::pair{warpsort::policy{}.block_sort_keys, 1024}})
     for (const auto& dist : test_distributions())
       for (std::size_t n : kStageSizes) {
-        const warpsort::policy p = small_blocks(block_keys);
+        warpsort::policy p = small_blocks(block_keys);
+        p.block_threads = threads;
         const auto input = make_keys(dist, n, n + 1);
         const auto expect = sort_ranges(input, block_keys);
         auto in = to_device(input);
         auto out = poisoned<Key>(n);
         ws::sort_chunks(in.get(), out.get(), n, Comp{}, p, 0);
-        ASSERT_EQ(to_host(out.get(), n), expect) << dist << " n=" << n << " block=" << block_keys;
+        ASSERT_EQ(to_host(out.get(), n), expect) << dist << " n=" << n << " block=" << block_keys << " threads=" << threads;
         // in place, as the pipeline may run it
         ws::sort_chunks(in.get(), in.get(), n, Comp{}, p, 0);
         ASSERT_EQ(to_host(in.get(), n), expect) << dist << " n=" << n << " in place";
@@ -92,20 +96,25 @@ TEST(Step1SortChunks, UnalignedInput) {
 
 TEST(Step2MergePairs, SequencesSortedAndAPermutation) {
   WARPSORT_REQUIRE_GPU();
-  // merge blocks as small as a tile, larger than the first sequences, and the default
+  // merge blocks as small as a tile, larger than the first sequences, and the default; each
+  // with both split searches (a thread per block, a warp per block) and 256 or 512 threads
   for (auto [block_sort, merge_block] : {std::pair{256, 256}, std::pair{256, 512}, std::pair{8192, 4096}}) {
     warpsort::policy p = small_blocks(block_sort, merge_block);
-    for (int L : {2, 5, 32})
-      for (const auto& dist : test_distributions())
-        for (std::size_t n : kStageSizes) {
-          p.max_sequences = L;
-          const auto plan = warpsort::make_plan(n, p);
-          const auto input = make_keys(dist, n, 3 * n + L);
-          warpsort::detail::device_buffer<Key> result;
-          const auto got = run_steps_1_2(input, p, plan, result);
-          ASSERT_EQ(got, sort_ranges(input, plan.sequence_keys))
-              << dist << " n=" << n << " L=" << L << " blocks=" << block_sort << "/" << merge_block;
-        }
+    for (auto [warp_split_max_blocks, threads] : {std::pair{0, 256}, std::pair{1 << 30, 512}})
+      for (int L : {2, 5, 32})
+        for (const auto& dist : test_distributions())
+          for (std::size_t n : kStageSizes) {
+            p.max_sequences = L;
+            p.warp_split_max_blocks = warp_split_max_blocks;
+            p.block_threads = threads;
+            const auto plan = warpsort::make_plan(n, p);
+            const auto input = make_keys(dist, n, 3 * n + L);
+            warpsort::detail::device_buffer<Key> result;
+            const auto got = run_steps_1_2(input, p, plan, result);
+            ASSERT_EQ(got, sort_ranges(input, plan.sequence_keys))
+                << dist << " n=" << n << " L=" << L << " blocks=" << block_sort << "/" << merge_block
+                << " warp splits up to " << warp_split_max_blocks << " threads=" << threads;
+          }
   }
 }
 

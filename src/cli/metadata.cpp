@@ -62,23 +62,12 @@ nlohmann::json device_json(const device_description& d) {
 }
 
 nlohmann::json policy_json(const policy& p) {
-  return {{"warp_threads", policy::warp_threads},
-          {"chunk_keys_per_lane", policy::chunk_keys_per_lane},
-          {"chunk_keys", policy::chunk_keys},
-          {"merge_tile_keys", policy::merge_tile_keys},
-          {"block_threads", p.block_threads},
-          {"block_sort_keys", p.block_sort_keys},
-          {"merge_block_keys", p.merge_block_keys},
-          {"warp_split_max_blocks", p.warp_split_max_blocks},
-          {"max_sequences", p.max_sequences},
-          {"oversampling", p.oversampling},
-          {"max_ranked_samples", p.max_ranked_samples},
-          {"group_capacity", p.group_capacity},
-          {"group_block_threads", p.group_block_threads},
-          {"few_blocks", p.few_blocks},
-          {"few_blocks_threads", p.few_blocks_threads},
-          {"small_input_blocks", p.small_input_blocks},
-          {"small_input_min_keys", p.small_input_min_keys}};
+  nlohmann::json j = {{"warp_threads", policy::warp_threads},
+                      {"chunk_keys_per_lane", policy::chunk_keys_per_lane},
+                      {"chunk_keys", policy::chunk_keys},
+                      {"merge_tile_keys", policy::merge_tile_keys}};
+  for (const policy_field& f : policy_fields) j[f.name] = p.*(f.member);
+  return j;
 }
 
 std::string command_line(const std::vector<std::string>& args) {

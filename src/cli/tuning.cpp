@@ -2,6 +2,7 @@
 
 #include <warpsort/error.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <sstream>
@@ -25,26 +26,17 @@ policy apply_overrides(policy p, const std::string& overrides) {
     } catch (const std::exception&) {
       throw input_error("WARPSORT_POLICY: '" + item + "' needs a non-negative integer value");
     }
-    const int v = static_cast<int>(value);
-    if (name == "block_threads") p.block_threads = v;
-    else if (name == "block_sort_keys") p.block_sort_keys = v;
-    else if (name == "merge_block_keys") p.merge_block_keys = v;
-    else if (name == "max_sequences") p.max_sequences = v;
-    else if (name == "oversampling") p.oversampling = v;
-    else if (name == "max_ranked_samples") p.max_ranked_samples = v;
-    else if (name == "group_capacity") p.group_capacity = v;
-    else if (name == "group_block_threads") p.group_block_threads = v;
-    else if (name == "warp_split_max_blocks") p.warp_split_max_blocks = v;
-    else if (name == "few_blocks") p.few_blocks = v;
-    else if (name == "few_blocks_threads") p.few_blocks_threads = v;
-    else if (name == "small_input_blocks") p.small_input_blocks = v;
-    else if (name == "small_input_min_keys") p.small_input_min_keys = v;
-    else
-      throw input_error("WARPSORT_POLICY: unknown field '" + name +
-                        "' (block_threads, block_sort_keys, merge_block_keys, max_sequences, "
-                        "warp_split_max_blocks, oversampling, max_ranked_samples, group_capacity, "
-                        "group_block_threads, few_blocks, few_blocks_threads, small_input_blocks, "
-                        "small_input_min_keys)");
+    const auto field = std::find_if(policy_fields.begin(), policy_fields.end(),
+                                    [&](const policy_field& f) { return name == f.name; });
+    if (field == policy_fields.end()) {
+      std::string known;
+      for (const policy_field& f : policy_fields) {
+        if (!known.empty()) known += ", ";
+        known += f.name;
+      }
+      throw input_error("WARPSORT_POLICY: unknown field '" + name + "' (" + known + ")");
+    }
+    p.*(field->member) = static_cast<int>(value);
   }
   return p;
 }

@@ -5,9 +5,32 @@
 
 #include <warpsort/policy.hpp>
 
+#include <array>
 #include <string>
 
 namespace warpsort::cli {
+
+/// The policy's run-time fields by name: what WARPSORT_POLICY may set and what the results'
+/// metadata records, so the two cannot drift apart.
+struct policy_field {
+  const char* name;
+  int policy::*member;
+};
+inline constexpr std::array<policy_field, 13> policy_fields{{
+    {"block_threads", &policy::block_threads},
+    {"block_sort_keys", &policy::block_sort_keys},
+    {"merge_block_keys", &policy::merge_block_keys},
+    {"warp_split_max_blocks", &policy::warp_split_max_blocks},
+    {"max_sequences", &policy::max_sequences},
+    {"oversampling", &policy::oversampling},
+    {"max_ranked_samples", &policy::max_ranked_samples},
+    {"group_capacity", &policy::group_capacity},
+    {"group_block_threads", &policy::group_block_threads},
+    {"few_blocks", &policy::few_blocks},
+    {"few_blocks_threads", &policy::few_blocks_threads},
+    {"small_input_blocks", &policy::small_input_blocks},
+    {"small_input_min_keys", &policy::small_input_min_keys},
+}};
 
 /// Applies "field=value,..." to p; throws warpsort::input_error naming a bad field or value.
 policy apply_overrides(policy p, const std::string& overrides);

@@ -33,10 +33,39 @@ __global__ void gather_samples_kernel(const Key* src, std::size_t seq_len, std::
   sample_pos[m] = pos;
 }
 
+/// The sum over the warp's lanes, in every lane.
+__device__ __forceinline__ std::size_t warp_sum(std::size_t x) {
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2) x += __shfl_xor_sync(full_warp, x, d);
+  return x;
+}
+
+/// Splitter j (the key at splitter_pos of sequence splitter_seq) cuts every sequence, a lane per
+/// sequence: row j of the cut table and the next group's offset, the sum of the row.
+/// window(i, len) says where in sequence i the cut can lie.
+template <class Key, class Comp, class Window>
+__device__ __forceinline__ void cut_sequences_at(const Key* src, std::size_t n,
+                                                 std::size_t seq_len, std::size_t sequences,
+                                                 std::size_t j, std::size_t splitter_seq,
+                                                 std::size_t splitter_pos, const Key& key,
+                                                 Window window, std::size_t* cuts,
+                                                 std::size_t* group_offsets, Comp comp) {
+  std::size_t below = 0;
+  for (std::size_t i = lane_id(); i < sequences; i += policy::warp_threads) {
+    const std::size_t begin = i * seq_len, len = min_size(seq_len, n - begin);
+    const key_range w = window(i, len);
+    const std::size_t cut = cut_sequence_between(src + begin, w.begin, w.end, i, splitter_seq,
+                                                 splitter_pos, key, comp);
+    cuts[j * sequences + i] = cut;
+    below += cut;
+  }
+  below = warp_sum(below);
+  if (lane_id() == 0) group_offsets[j + 1] = below;
+}
+
 /// Small samples, one kernel: a warp per sample finds its rank by cutting every sequence's
 /// samples at it; the warps whose sample is a splitter then cut every sequence at it, searching
-/// only between the two samples the sequence's sample cut names (cut_window: fewer than s keys),
-/// and write the cuts and the next group's offset, as cut_sequences_kernel does.
+/// only between the two samples the sequence's sample cut names (cut_window: fewer than s keys).
 template <class Key, class Comp>
 __global__ void split_by_ranked_samples_kernel(const Key* src, std::size_t n,
                                                std::size_t seq_len, std::size_t sequences,
@@ -46,7 +75,7 @@ __global__ void split_by_ranked_samples_kernel(const Key* src, std::size_t n,
                                                Comp comp) {
   const std::size_t m =
       (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / policy::warp_threads;
-  const int lane = lane_id();
+  const std::size_t lane = lane_id();
   if (m == 0 && lane == 0) {
     group_offsets[0] = 0;
     group_offsets[splitters + 1] = n;
@@ -55,39 +84,28 @@ __global__ void split_by_ranked_samples_kernel(const Key* src, std::size_t n,
   const sample_site site = sample_site_of(m, seq_len, stride);
   const std::size_t index = m - site.sequence * samples_in(seq_len, stride);
   const Key key = src[site.sequence * seq_len + site.position];
+  const auto sample_cut_in = [&](std::size_t i, std::size_t len) {
+    return sample_cut(src + i * seq_len, len, stride, i, site.sequence, index, key, comp);
+  };
   std::size_t at_or_before = 0;
   std::size_t first_cut = 0;  // this lane's first sequence's sample cut, kept for the cuts
   for (std::size_t i = lane; i < sequences; i += policy::warp_threads) {
-    const std::size_t begin = i * seq_len;
-    const std::size_t c = sample_cut(src + begin, min_size(seq_len, n - begin), stride, i,
-                                     site.sequence, index, key, comp);
-    if (i == static_cast<std::size_t>(lane)) first_cut = c;
+    const std::size_t c = sample_cut_in(i, min_size(seq_len, n - i * seq_len));
+    if (i == lane) first_cut = c;
     at_or_before += c;
   }
-#pragma unroll
-  for (int d = 16; d > 0; d /= 2) at_or_before += __shfl_xor_sync(full_warp, at_or_before, d);
-  const std::size_t rank = at_or_before - 1;  // the same in every lane
+  const std::size_t rank = warp_sum(at_or_before) - 1;  // the same in every lane
   if ((rank + 1) % oversampling != 0) return;  // not a splitter's rank (see splitter_rank)
   const std::size_t j = (rank + 1) / oversampling - 1;
   if (j >= splitters) return;
-  std::size_t below = 0;
-  for (std::size_t i = lane; i < sequences; i += policy::warp_threads) {
-    const std::size_t begin = i * seq_len, len = min_size(seq_len, n - begin);
-    const std::size_t c = i == static_cast<std::size_t>(lane)
-                              ? first_cut
-                              : sample_cut(src + begin, len, stride, i, site.sequence, index,
-                                           key, comp);
-    const key_range window = cut_window(c, stride, len);
-    const std::size_t cut = cut_sequence_between(src + begin, window.begin, window.end, i,
-                                                 site.sequence, site.position, key, comp);
-    cuts[j * sequences + i] = cut;
-    below += cut;
-  }
-#pragma unroll
-  for (int d = 16; d > 0; d /= 2) below += __shfl_xor_sync(full_warp, below, d);
-  if (lane == 0) group_offsets[j + 1] = below;
+  cut_sequences_at(src, n, seq_len, sequences, j, site.sequence, site.position, key,
+                   [&](std::size_t i, std::size_t len) {
+                     return cut_window(i == lane ? first_cut : sample_cut_in(i, len), stride, len);
+                   },
+                   cuts, group_offsets, comp);
 }
 
+/// Sorted samples: a warp per splitter cuts every sequence, searching the whole of it.
 template <class Key, class Comp>
 __global__ void cut_sequences_kernel(const Key* src, std::size_t n, std::size_t seq_len,
                                      std::size_t sequences, std::size_t oversampling,
@@ -96,26 +114,16 @@ __global__ void cut_sequences_kernel(const Key* src, std::size_t n, std::size_t 
                                      std::size_t* group_offsets, Comp comp) {
   const std::size_t j =
       (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / policy::warp_threads;
-  const int lane = lane_id();
-  if (j == 0 && lane == 0) {
+  if (j == 0 && lane_id() == 0) {
     group_offsets[0] = 0;
     group_offsets[splitters + 1] = n;
   }
   if (j >= splitters) return;  // whole warps leave together
   const std::size_t rank = splitter_rank(j, oversampling);
-  const Key key = sample_keys[rank];
   const std::size_t pos = sample_pos[rank];
-  std::size_t below = 0;
-  for (std::size_t i = lane; i < sequences; i += policy::warp_threads) {
-    const std::size_t begin = i * seq_len;
-    const std::size_t cut = cut_sequence(src + begin, min_size(seq_len, n - begin), i,
-                                         pos / seq_len, pos % seq_len, key, comp);
-    cuts[j * sequences + i] = cut;
-    below += cut;
-  }
-#pragma unroll
-  for (int d = 16; d > 0; d /= 2) below += __shfl_xor_sync(full_warp, below, d);
-  if (lane == 0) group_offsets[j + 1] = below;
+  cut_sequences_at(src, n, seq_len, sequences, j, pos / seq_len, pos % seq_len, sample_keys[rank],
+                   [](std::size_t, std::size_t len) { return key_range{0, len}; }, cuts,
+                   group_offsets, comp);
 }
 
 namespace {

@@ -1,0 +1,52 @@
+// WARPSORT_POLICY parsing (apply_overrides) and the policy recorded in the results' metadata:
+// both go through one table of the policy's fields.
+#include "cli/metadata.hpp"
+#include "cli/tuning.hpp"
+
+#include <warpsort/error.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using warpsort::cli::policy_fields;
+
+TEST(Tuning, EveryFieldIsSetByName) {
+  const warpsort::policy base{};
+  for (std::size_t i = 0; i < policy_fields.size(); ++i) {
+    const auto& f = policy_fields[i];
+    const int value = 1000 + static_cast<int>(i);
+    const warpsort::policy p =
+        warpsort::cli::apply_overrides(base, std::string(f.name) + "=" + std::to_string(value));
+    EXPECT_EQ(p.*(f.member), value) << f.name;
+    for (const auto& other : policy_fields)  // no other field moved
+      if (other.member != f.member) EXPECT_EQ(p.*(other.member), base.*(other.member)) << f.name;
+  }
+  const auto two = warpsort::cli::apply_overrides(base, "block_threads=512,,max_sequences=32");
+  EXPECT_EQ(two.block_threads, 512);
+  EXPECT_EQ(two.max_sequences, 32);
+}
+
+TEST(Tuning, RejectsUnknownFieldsAndBadValues) {
+  try {
+    warpsort::cli::apply_overrides({}, "no_such_field=3");
+    FAIL() << "an unknown field was accepted";
+  } catch (const warpsort::input_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("no_such_field"), std::string::npos) << what;
+    for (const auto& f : policy_fields) EXPECT_NE(what.find(f.name), std::string::npos) << what;
+  }
+  for (const char* bad : {"block_threads", "block_threads=", "block_threads=-1", "block_threads=1x",
+                          "block_threads=99999999999"})
+    EXPECT_THROW(warpsort::cli::apply_overrides({}, bad), warpsort::input_error) << bad;
+}
+
+TEST(Tuning, MetadataRecordsEveryField) {
+  warpsort::policy p{};
+  for (std::size_t i = 0; i < policy_fields.size(); ++i) p.*(policy_fields[i].member) = 7 + static_cast<int>(i);
+  const auto j = warpsort::cli::policy_json(p);
+  for (std::size_t i = 0; i < policy_fields.size(); ++i)
+    EXPECT_EQ(j.at(policy_fields[i].name), 7 + static_cast<int>(i)) << policy_fields[i].name;
+  EXPECT_EQ(j.at("chunk_keys"), warpsort::policy::chunk_keys);
+  EXPECT_EQ(j.size(), policy_fields.size() + 4);  // the fields and the four compile-time sizes
+}

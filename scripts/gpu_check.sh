@@ -44,7 +44,7 @@ done
 for t in build/tests/stages/test_stages_gpu build/tests/baselines/test_gpu_baselines; do
   name=$(basename "$t")
   filter='*'
-  [ "$name" = test_stages_gpu ] && filter='Step1*:Step2*:Step4*'
+  [ "$name" = test_stages_gpu ] && filter='Step1*:Step2*:Step3*:Step4*'
   [ "$name" = test_gpu_baselines ] && filter='GpuBaselines/0.SortsSizeList*'
   compute-sanitizer --tool racecheck --error-exitcode 91 "$t" --gtest_filter="$filter" > "$logs/racecheck_$name.log" 2>&1
   rc=$?; echo "racecheck $name: rc=$rc $(grep -h 'RACECHECK SUMMARY' "$logs/racecheck_$name.log")"

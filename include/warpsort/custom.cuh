@@ -26,4 +26,4 @@
 #include "stages/merge_groups_impl.cuh"
 #include "stages/merge_pairs_impl.cuh"
 #include "stages/sort_chunks_impl.cuh"
-#include "stages/split_impl.cuh"
+#include "stages/split_sets_impl.cuh"

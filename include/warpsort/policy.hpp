@@ -18,12 +18,33 @@ struct policy {
   static constexpr int merge_tile_keys = warp_threads * tile_keys_per_lane;
 
   // ---- chosen at run time ----
-  /// Threads per block of the step 1 and step 2 kernels.
-  int block_threads = 256;
-  /// Step 1: keys one block sorts on chip (a power of two, at least 256): its warps sort
-  /// 128-key chunks, then merge them level by level in shared memory, so only sequences of
-  /// this length reach global memory. Default: 32 KiB of keys (two buffers, 64 KiB).
+  /// Which design runs. 5, version 5 (the default): step 1 sorts blocks of block_sort_keys on
+  /// chip (each warp 32 keys a lane in registers, then threads merge the runs with in-register
+  /// networks); then rounds of steps 3 and 4, each merging sets of up to max_sequences sorted
+  /// sequences into one (every round but the last is step 2). 4, version 4: warps merge
+  /// 256-key tiles with shuffles, step 2's pairwise rounds run until max_sequences sequences
+  /// remain, then steps 3 and 4 once; kept (v4_policy) to measure against.
+  int variant = 5;
+  /// Step 1: keys one block sorts on chip (a power of two; version 5: at least 1024), so that
+  /// only sequences of this length reach global memory.
   int block_sort_keys = 8192;
+  /// Version 5: the most sequences one round merges into one (k; at most 64). The plan spreads
+  /// the rounds' sizes evenly. Version 4: step 2 stops once at most this many remain (L).
+  int max_sequences = 32;
+  /// Step 3: oversampling K, the number of samples between consecutive splitters. No group
+  /// exceeds (K + k) s keys, whatever the keys.
+  int oversampling = 64;
+  /// Step 3: version 4 finds each sample's rank by binary searches (a warp per sample, one
+  /// kernel) up to this many samples; version 5 ranks a round's samples on chip while samples x
+  /// k is at most this (and a set's sample fits a block). Above, CUB sorts the sample (version 5:
+  /// by radix for integer keys). 0: always sort.
+  int max_ranked_samples = 65536;
+  /// Step 4: the most keys one block merges in shared memory (one group). The sample stride
+  /// s = group_capacity / (K + k) follows from it, and the number of groups from N / (K s).
+  int group_capacity = 16384;
+  // ---- version 4 only ----
+  /// Threads per block of the step 1 and step 2 kernels (version 5 sizes its blocks itself).
+  int block_threads = 256;
   /// Step 2: outputs one block merges per round (a power of two in [256, 2 block_sort_keys]).
   /// Merge path cuts each pair of sequences into blocks of this size.
   int merge_block_keys = 8192;
@@ -31,19 +52,6 @@ struct policy {
   /// path: ~4 rounds of 32 loads); above, a thread does (a chain of ~log2(sequence) dependent
   /// loads, but 32x fewer loads, which matters once a round has thousands of blocks).
   int warp_split_max_blocks = 2048;
-  /// Step 2 stops once at most this many sorted sequences remain (L). Step 4 merges the L
-  /// pieces of each group on chip in ceil(log2 L) rounds.
-  int max_sequences = 16;
-  /// Step 3: oversampling K, the number of samples between consecutive splitters. With
-  /// K >= L no group exceeds twice the mean group size, whatever the keys.
-  int oversampling = 32;
-  /// Step 3: up to this many samples, each sample's rank is found by binary searches (a warp
-  /// per sample, one kernel); above it, CUB's merge sort sorts the sample (several kernels,
-  /// but far fewer searches). 0: always sort.
-  int max_ranked_samples = 65536;
-  /// Step 4: the most keys one block merges in shared memory (one group). The sample stride
-  /// s = group_capacity / (K + L) follows from it, and the number of groups from N / (K s).
-  int group_capacity = 8192;
   /// Threads per block of the step 4 kernel.
   int group_block_threads = 256;
   /// Inputs of few blocks, n < few_blocks x block_sort_keys (see sized_for): steps 1 and 2 run
@@ -51,12 +59,23 @@ struct policy {
   /// threads (more warps in flight an SM). few_blocks = 0: never.
   int few_blocks = 256;
   int few_blocks_threads = 512;
+  // ---- both ----
   /// Small inputs, n < small_input_blocks x block_sort_keys: block_sort_keys (with
   /// merge_block_keys) and group_capacity are halved, not below small_input_min_keys, until n
   /// fills at least small_input_blocks blocks of each, so steps 1 and 4 still spread over the
   /// SMs. small_input_blocks = 0: never.
   int small_input_blocks = 64;
   int small_input_min_keys = 2048;
+  // ---- version 5 only (see sized_for) ----
+  /// Inputs of fewer than this many blocks of block_sort_keys run version 4 with its defaults
+  /// for the key's width (v4_policy_for): there a round's launches cost more than version 4's
+  /// (measured, docs/performance.md). 0: never.
+  int v4_below_blocks = 64;
+  /// Inputs of fewer than this many blocks of block_sort_keys oversample by small_oversampling
+  /// instead of oversampling: a round's samples are ranked on chip there, at a cost that grows
+  /// with their number, while above, sorted samples cost little and larger groups pay.
+  int small_oversampling_blocks = 8192;
+  int small_oversampling = 32;
 };
 
 /// Largest power of two <= x (x >= 1).
@@ -66,26 +85,60 @@ constexpr int floor_pow2(int x) {
   return p;
 }
 
-/// Defaults by key size: step 1's and step 4's two buffers stay at 64 KiB of shared memory per
-/// block (three blocks an SM), step 2's one buffer at 32 KiB, whatever the key's width.
-template <class Key>
-constexpr policy default_policy() {
+/// Version 5's defaults for keys of key_bytes bytes: 32 KiB of keys a block in step 1 (with
+/// the gaps between runs, five blocks an SM) and 64 KiB a group in step 4 (three an SM).
+constexpr policy default_policy_for(std::size_t key_bytes) {
   policy p{};
-  p.block_sort_keys = floor_pow2(static_cast<int>(32768 / sizeof(Key)));
-  if (p.block_sort_keys < policy::merge_tile_keys) p.block_sort_keys = policy::merge_tile_keys;
+  p.block_sort_keys = floor_pow2(static_cast<int>(32768 / key_bytes));
+  if (p.block_sort_keys < 1024) p.block_sort_keys = 1024;
   p.merge_block_keys = p.block_sort_keys;
-  p.group_capacity = static_cast<int>(32768 / sizeof(Key));
+  p.group_capacity = static_cast<int>(65536 / key_bytes);
+  p.max_ranked_samples = 1 << 23;
   return p;
 }
 
-/// The policy a sort of n keys runs with: `p`, adjusted for inputs of few blocks (fewer keys
-/// than p.few_blocks blocks of p.block_sort_keys: p.few_blocks_threads threads a block) and
-/// for small inputs (fewer than p.small_input_blocks blocks: on-chip blocks halved until n
-/// fills that many, never below p.small_input_min_keys, never grown).
-constexpr policy sized_for(policy p, std::size_t n) {
+/// Version 4's defaults (the "v4" preset): step 1's and step 4's two buffers at 64 KiB of shared
+/// memory per block, step 2's one buffer at 32 KiB, whatever the key's width.
+constexpr policy v4_policy_for(std::size_t key_bytes) {
+  policy p{};
+  p.variant = 4;
+  p.block_sort_keys = floor_pow2(static_cast<int>(32768 / key_bytes));
+  if (p.block_sort_keys < policy::merge_tile_keys) p.block_sort_keys = policy::merge_tile_keys;
+  p.merge_block_keys = p.block_sort_keys;
+  p.group_capacity = static_cast<int>(32768 / key_bytes);
+  p.max_sequences = 16;
+  p.oversampling = 32;
+  p.max_ranked_samples = 65536;
+  return p;
+}
+
+template <class Key>
+constexpr policy default_policy() {
+  return default_policy_for(sizeof(Key));
+}
+template <class Key>
+constexpr policy v4_policy() {
+  return v4_policy_for(sizeof(Key));
+}
+
+/// The policy a sort of n keys of key_bytes bytes runs with: `p`, adjusted for the input's size.
+/// Version 5: below p.v4_below_blocks blocks of p.block_sort_keys, version 4's defaults for the
+/// key's width (then adjusted as version 4's); below p.small_oversampling_blocks blocks,
+/// oversampling p.small_oversampling. Version 4: inputs of few blocks (fewer than p.few_blocks
+/// blocks of p.block_sort_keys) get p.few_blocks_threads threads a block, and small inputs
+/// (fewer than p.small_input_blocks blocks) on-chip blocks halved until n fills that many,
+/// never below p.small_input_min_keys, never grown.
+constexpr policy sized_for(policy p, std::size_t n, std::size_t key_bytes) {
   const auto below = [n](int blocks, int keys) {
     return n < static_cast<std::size_t>(blocks) * static_cast<std::size_t>(keys);
   };
+  if (p.variant == 5) {
+    if (!below(p.v4_below_blocks, p.block_sort_keys)) {
+      if (below(p.small_oversampling_blocks, p.block_sort_keys)) p.oversampling = p.small_oversampling;
+      return p;
+    }
+    p = v4_policy_for(key_bytes);
+  }
   if (below(p.few_blocks, p.block_sort_keys)) p.block_threads = p.few_blocks_threads;
   if (!below(p.small_input_blocks, p.block_sort_keys)) return p;
   const int least = p.small_input_min_keys > policy::merge_tile_keys ? p.small_input_min_keys

@@ -32,11 +32,32 @@ struct stage_times {
   float total_ms() const { return sort_chunks_ms + merge_pairs_ms + split_ms + merge_groups_ms; }
 };
 
+/// Version 5: one round of steps 3 and 4. The sorted sequences are taken k at a time (a set);
+/// each set is sampled, split into groups at its splitters, and its groups merged on chip, so
+/// each set becomes one sorted sequence. Every round but the last is step 2.
+struct merge_round {
+  std::size_t sequence_keys = 0;   // S: keys of each input sequence (the last may be shorter)
+  std::size_t sequences = 0;       // input sequences
+  std::size_t set_sequences = 0;   // k: input sequences a set merges (the last set may have fewer)
+  std::size_t sets = 0;            // sets: the output sequences
+  std::size_t sample_stride = 0;   // s: every s-th key of a sequence is sampled
+  std::size_t set_samples = 0;     // samples of a whole set (the last set may have fewer)
+  std::size_t set_groups = 0;      // groups of every set but the last
+  std::size_t last_set_groups = 0;
+  std::size_t groups = 0;          // groups of all sets
+  bool ranks_on_chip = false;      // step 3 ranks the samples in one kernel (else it sorts them)
+  std::size_t set_keys() const { return set_sequences * sequence_keys; }
+  /// Most samples a set ranked on chip has: a block holds them in shared memory.
+  static constexpr std::size_t max_ranked_set_samples = 12288;
+};
+
 /// The shape of a sort of n keys under a policy: a pure function of (n, policy), computed on
 /// the host, so no step needs to read sizes back from the device.
 struct sort_plan {
+  static constexpr int max_rounds = 32;  // max_sequences 2 over 2^32 sequences
   std::size_t n = 0;
   std::size_t chunks = 0;          // step 1: ceil(n / 128)
+  // version 4
   int merge_rounds = 0;            // step 2: pairwise rounds
   std::size_t sequence_keys = 0;   // length of each sorted sequence after step 2 (last shorter)
   std::size_t sequences = 0;       // L after step 2
@@ -45,9 +66,17 @@ struct sort_plan {
   std::size_t groups = 0;          // S: number of independent groups (splitters + 1)
   std::size_t group_bound = 0;     // no group holds more keys than this: (K + L) s
   bool splits() const { return sequences > 1; }  // steps 3 and 4 run
+  // version 5: after step 1 (sequences of block_sort_keys), rounds of steps 3 and 4
+  int round_count = 0;
+  merge_round rounds[max_rounds];
 };
 
 sort_plan make_plan(std::size_t n, const policy& p);
+
+/// Version 5: one round over n keys in sequences of seq_keys (the last shorter), sets of
+/// set_sequences (make_plan's rounds are these).
+merge_round plan_round(std::size_t n, std::size_t seq_keys, std::size_t set_sequences,
+                       const policy& p);
 
 /// Sorts n keys of d_in into d_out by `comp`. With d_temp == nullptr only sets temp_bytes.
 /// Throws warpsort::cuda_error on any CUDA failure and warpsort::input_error on bad arguments.

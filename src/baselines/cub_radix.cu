@@ -2,7 +2,10 @@
 //
 // In place through a cub::DoubleBuffer whose alternate half (max_n keys) is allocated in
 // prepare(); when CUB leaves the result in the alternate half, sort() copies it back with a
-// device-to-device cudaMemcpyAsync on the same stream, which is part of the timed sort.
+// device-to-device cudaMemcpyAsync on the same stream, which is part of the timed sort (for
+// 4- and 8-byte keys CUB's passes are even, so the result lands in place and nothing is copied).
+// 64-bit offsets from 2^22 keys on, where CUB's radix sort is faster with them
+// (gpu_baselines_impl.cuh).
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
@@ -22,14 +25,15 @@ std::size_t radix_cub_bytes(std::size_t n) {
   WARPSORT_CUDA_CHECK(with_offset_type(n, [&](auto num_items) {
     return cub::DeviceRadixSort::SortKeys(nullptr, bytes, keys, num_items, 0,
                                           static_cast<int>(sizeof(Key) * 8), cudaStream_t{});
-  }));
+  }, radix_offsets_32_bit_below));
   return bytes;
 }
 
 /// What prepare(max_n) allocates for CUB: enough for every n <= max_n, on both offset paths.
 template <class Key>
 std::size_t radix_cub_bytes_up_to(std::size_t max_n) {
-  return cub_bytes_up_to(max_n, [](std::size_t n) { return radix_cub_bytes<Key>(n); });
+  return cub_bytes_up_to(max_n, [](std::size_t n) { return radix_cub_bytes<Key>(n); },
+                         radix_offsets_32_bit_below);
 }
 
 template <class Key>
@@ -65,7 +69,7 @@ class cub_radix_sorter final : public gpu_sorter<Key>, public sorter_internals {
     WARPSORT_CUDA_CHECK(with_offset_type(n, [&](auto num_items) {
       return cub::DeviceRadixSort::SortKeys(temp_.get(), bytes, keys, num_items, 0,
                                             static_cast<int>(sizeof(Key) * 8), stream);
-    }));
+    }, radix_offsets_32_bit_below));
     if (keys.Current() != d_keys) {
       WARPSORT_CUDA_CHECK(cudaMemcpyAsync(d_keys, keys.Current(), n * sizeof(Key),
                                           cudaMemcpyDeviceToDevice, stream));

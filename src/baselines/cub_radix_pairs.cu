@@ -28,7 +28,7 @@ cudaError_t radix_pairs_call(void* d_temp, std::size_t& bytes, cub::DoubleBuffer
                                                                   num_items, 0, end_bit, stream)
                       : cub::DeviceRadixSort::SortPairs(d_temp, bytes, keys, values, num_items,
                                                         0, end_bit, stream);
-  });
+  }, radix_offsets_32_bit_below);
 }
 
 /// CUB temporary bytes (besides the alternate buffers) for n pairs, either direction.
@@ -49,7 +49,9 @@ std::size_t radix_pairs_cub_bytes(std::size_t n) {
 /// What prepare(max_n) allocates for CUB: enough for every n <= max_n, on both offset paths.
 template <class Key, class Value>
 std::size_t radix_pairs_cub_bytes_up_to(std::size_t max_n) {
-  return cub_bytes_up_to(max_n, [](std::size_t n) { return radix_pairs_cub_bytes<Key, Value>(n); });
+  return cub_bytes_up_to(
+      max_n, [](std::size_t n) { return radix_pairs_cub_bytes<Key, Value>(n); },
+      radix_offsets_32_bit_below);
 }
 
 template <class Key, class Value>

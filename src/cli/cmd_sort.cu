@@ -159,7 +159,7 @@ int sort_host_keys(Key* h_keys, std::size_t n, const std::string& source, const 
                    const device_check& dev) {
   const data::key_type type = data::key_type_of<Key>();
   const std::size_t key_bytes = n * sizeof(Key);
-  const sort_plan plan = make_plan(n, sized_for(tuned_policy<Key>(), n));
+  const sort_plan plan = make_plan(n, sized_for(tuned_policy<Key>(), n, sizeof(Key)));
   fmt::print("input: {}\n", source);
   const std::string power = format_size(n);
   fmt::print("n: {}{}, type {}, order {}, {}\n", n,
@@ -234,7 +234,7 @@ int sort_host_pairs(Key* h_keys, std::size_t n, const std::string& source, const
                     const device_check& dev) {
   const data::key_type type = data::key_type_of<Key>();
   const std::size_t pair_bytes = n * (sizeof(Key) + sizeof(Value));
-  const sort_plan plan = make_plan(n, sized_for(tuned_policy<Key>(), n));
+  const sort_plan plan = make_plan(n, sized_for(tuned_policy<Key>(), n, sizeof(Key)));
   fmt::print("input: {}\n", source);
   const std::string power = format_size(n);
   fmt::print("n: {}{}, type {}, values {} (the input indices: argsort), order {}, {}\n", n,

@@ -62,4 +62,14 @@ int run_generate(const generate_options& options);
 /// Prints the build (always) and the devices; throws cuda_error when no device is available.
 int run_info();
 
+struct components_options {
+  std::size_t n = std::size_t{1} << 28;
+  int reps = 7;
+  std::string out;  // a JSON file, if given
+};
+/// Times the sort's parts on their own (cmd_components.cu): a copy pass, step 1, one round of
+/// steps 3 and 4 with sets of 2..64 sequences (and the cost of one on-chip merge level fitted
+/// from them), the whole sort of versions 5 and 4. uint32 keys, uniform.
+int run_components(const components_options& options);
+
 }  // namespace warpsort::cli

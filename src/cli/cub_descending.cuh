@@ -7,7 +7,7 @@
 //    stream, inside the timed sort, when CUB leaves the result there), as the ascending baseline;
 //  - cub_merge: cub::DeviceMergeSort::SortKeys with warpsort::greater<Key>, in place.
 // CUB's temporary storage is allocated in prepare(), before timing; offsets are 32-bit below
-// 2^32 keys, 64-bit above (with_offset_type, as the baselines).
+// 2^32 keys, 64-bit above, the radix sort's from 2^22 (with_offset_type, as the baselines).
 #pragma once
 
 #include "baselines/gpu_baselines.cuh"
@@ -29,6 +29,7 @@ namespace warpsort::cli {
 namespace cub_descending_detail {
 
 using baselines::detail::cub_bytes_up_to;
+using baselines::detail::radix_offsets_32_bit_below;
 using baselines::detail::with_offset_type;
 
 template <class Key>
@@ -38,7 +39,7 @@ std::size_t radix_bytes(std::size_t n) {
   WARPSORT_CUDA_CHECK(with_offset_type(n, [&](auto num_items) {
     return cub::DeviceRadixSort::SortKeysDescending(nullptr, bytes, keys, num_items, 0,
                                                     static_cast<int>(sizeof(Key) * 8), cudaStream_t{});
-  }));
+  }, radix_offsets_32_bit_below));
   return bytes;
 }
 
@@ -89,7 +90,7 @@ class cub_radix_descending final : public baselines::gpu_sorter<Key> {
     WARPSORT_CUDA_CHECK(cub_descending_detail::with_offset_type(n, [&](auto num_items) {
       return cub::DeviceRadixSort::SortKeysDescending(temp_.get(), bytes, keys, num_items, 0,
                                                       static_cast<int>(sizeof(Key) * 8), stream);
-    }));
+    }, cub_descending_detail::radix_offsets_32_bit_below));
     if (keys.Current() != d_keys)
       WARPSORT_CUDA_CHECK(cudaMemcpyAsync(d_keys, keys.Current(), n * sizeof(Key),
                                           cudaMemcpyDeviceToDevice, stream));
@@ -98,7 +99,8 @@ class cub_radix_descending final : public baselines::gpu_sorter<Key> {
  private:
   static std::size_t cub_bytes(std::size_t max_n) {
     return cub_descending_detail::cub_bytes_up_to(
-        max_n, [](std::size_t n) { return cub_descending_detail::radix_bytes<Key>(n); });
+        max_n, [](std::size_t n) { return cub_descending_detail::radix_bytes<Key>(n); },
+        cub_descending_detail::radix_offsets_32_bit_below);
   }
   detail::device_buffer<Key> alternate_;  // the DoubleBuffer's second half
   detail::device_buffer<unsigned char> temp_;

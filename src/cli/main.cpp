@@ -167,6 +167,14 @@ int dispatch(int argc, char** argv) {
       ->capture_default_str();
 
   CLI::App* info = app.add_subcommand("info", "the build, the default policy and the CUDA devices");
+
+  cli::components_options comp_opts;
+  std::string comp_n = "2^28";
+  CLI::App* components = app.add_subcommand(
+      "components", "time the sort's parts on their own against a copy pass (uint32, uniform)");
+  components->add_option("--n", comp_n, "number of keys (at least 2^20)")->capture_default_str();
+  components->add_option("--reps", comp_opts.reps, "timed runs per part")->capture_default_str();
+  components->add_option("--out", comp_opts.out, "also write the numbers to this JSON file");
   // After the subcommands, which would otherwise inherit it.
   app.footer(
       "Without a subcommand: the default experiment (about a minute on an H100): n = 2^20, 2^24, "
@@ -194,6 +202,10 @@ int dispatch(int argc, char** argv) {
   }
   if (*generate) return cli::run_generate(gen_opts);
   if (*info) return cli::run_info();
+  if (*components) {
+    comp_opts.n = cli::parse_size(comp_n);
+    return cli::run_components(comp_opts);
+  }
   return cli::run_bench(cli::default_experiment(), command);
 }
 

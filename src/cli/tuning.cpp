@@ -10,7 +10,7 @@
 
 namespace warpsort::cli {
 
-policy apply_overrides(policy p, const std::string& overrides) {
+policy apply_overrides(policy p, const std::string& overrides, std::size_t key_bytes) {
   std::stringstream list(overrides);
   std::string item;
   while (std::getline(list, item, ',')) {
@@ -18,6 +18,15 @@ policy apply_overrides(policy p, const std::string& overrides) {
     const auto eq = item.find('=');
     const std::string name = item.substr(0, eq);
     const std::string text = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (name == "preset") {
+      if (text == "v4")
+        p = v4_policy_for(key_bytes);
+      else if (text == "v5")
+        p = default_policy_for(key_bytes);
+      else
+        throw input_error("WARPSORT_POLICY: '" + item + "': the presets are v4 and v5");
+      continue;
+    }
     long value = 0;
     try {
       std::size_t used = 0;
@@ -34,7 +43,7 @@ policy apply_overrides(policy p, const std::string& overrides) {
         if (!known.empty()) known += ", ";
         known += f.name;
       }
-      throw input_error("WARPSORT_POLICY: unknown field '" + name + "' (" + known + ")");
+      throw input_error("WARPSORT_POLICY: unknown field '" + name + "' (preset, " + known + ")");
     }
     p.*(field->member) = static_cast<int>(value);
   }
@@ -47,7 +56,7 @@ policy tuned_policy() {
   // inside timed regions must not parse it again
   static const policy tuned = [] {
     const char* env = std::getenv("WARPSORT_POLICY");
-    return env ? apply_overrides(default_policy<Key>(), env) : default_policy<Key>();
+    return env ? apply_overrides(default_policy<Key>(), env, sizeof(Key)) : default_policy<Key>();
   }();
   return tuned;
 }

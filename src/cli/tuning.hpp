@@ -1,11 +1,13 @@
 // The policy the CLI sorts with: warpsort's default for the key type, with any field
-// overridden by the environment variable WARPSORT_POLICY ("field=value,field=value"), so
-// tuning sweeps need no rebuild. Results record the policy that ran.
+// overridden by the environment variable WARPSORT_POLICY ("field=value,field=value", or
+// "preset=v4,..." to start from version 4's), so tuning sweeps need no rebuild. Results record
+// the policy that ran.
 #pragma once
 
 #include <warpsort/policy.hpp>
 
 #include <array>
+#include <cstddef>
 #include <string>
 
 namespace warpsort::cli {
@@ -16,7 +18,8 @@ struct policy_field {
   const char* name;
   int policy::*member;
 };
-inline constexpr std::array<policy_field, 13> policy_fields{{
+inline constexpr std::array<policy_field, 17> policy_fields{{
+    {"variant", &policy::variant},
     {"block_threads", &policy::block_threads},
     {"block_sort_keys", &policy::block_sort_keys},
     {"merge_block_keys", &policy::merge_block_keys},
@@ -30,10 +33,15 @@ inline constexpr std::array<policy_field, 13> policy_fields{{
     {"few_blocks_threads", &policy::few_blocks_threads},
     {"small_input_blocks", &policy::small_input_blocks},
     {"small_input_min_keys", &policy::small_input_min_keys},
+    {"v4_below_blocks", &policy::v4_below_blocks},
+    {"small_oversampling_blocks", &policy::small_oversampling_blocks},
+    {"small_oversampling", &policy::small_oversampling},
 }};
 
-/// Applies "field=value,..." to p; throws warpsort::input_error naming a bad field or value.
-policy apply_overrides(policy p, const std::string& overrides);
+/// Applies "field=value,..." to p, in order; "preset=v4" or "preset=v5" first resets every
+/// field to that version's defaults for keys of key_bytes bytes. Throws warpsort::input_error
+/// naming a bad field or value.
+policy apply_overrides(policy p, const std::string& overrides, std::size_t key_bytes);
 
 /// default_policy<Key>() with WARPSORT_POLICY applied (checked by make_plan before use).
 template <class Key>

@@ -37,6 +37,9 @@ pipeline_storage carve(stages::temp_carver& c, const sort_plan& plan, const poli
   s.split_bytes = plan.splits()
                       ? stages::split_temp_bytes<Key, Comp>(plan.samples, plan.sequences, plan.groups)
                       : 0;
+  for (int r = 0; r < plan.round_count; ++r)  // version 5: the rounds reuse one split storage
+    s.split_bytes = std::max(s.split_bytes,
+                             stages::split_sets_temp_bytes<Key, Comp>(plan.n, plan.rounds[r]));
   s.split_temp = c.take_bytes(s.split_bytes);
   return s;
 }
@@ -134,13 +137,35 @@ void sort_floats_as_bits(void* d_temp, std::size_t& temp_bytes, const Float* d_i
   }
 }
 
+/// Version 5's blocks must be launchable: at most 1024 threads, and at most the 227 KiB of
+/// shared memory an sm_90 block may have (block_sort_keys and group_capacity set both).
+template <class Key>
+void check_block_shapes(const sort_plan& plan, const policy& p) {
+  constexpr std::size_t most_threads = 1024, most_smem = 227 * 1024;
+  const auto check = [&](const stages::thread_block_shape& shape, const char* field, int keys) {
+    if (static_cast<std::size_t>(shape.threads) > most_threads || shape.smem_bytes > most_smem)
+      throw input_error("warpsort policy: " + std::string(field) + " = " + std::to_string(keys) +
+                        " needs blocks of " + std::to_string(shape.threads) + " threads and " +
+                        std::to_string(shape.smem_bytes) + " bytes of shared memory for " +
+                        std::to_string(sizeof(Key)) + "-byte keys (at most " +
+                        std::to_string(most_threads) + " and " + std::to_string(most_smem) + ")");
+  };
+  if (plan.n == 0) return;
+  check(stages::sort_blocks_shape<Key>(p.block_sort_keys), "block_sort_keys", p.block_sort_keys);
+  for (int r = 0; r < plan.round_count; ++r)
+    check(stages::merge_sets_shape<Key>(p.group_capacity,
+                                        static_cast<int>(plan.rounds[r].set_sequences)),
+          "group_capacity", p.group_capacity);
+}
+
 /// The four steps on one stream.
 template <class Key, class Comp>
 void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_out,
                         std::size_t n, Comp comp, cudaStream_t stream, const policy& given,
                         stage_times* times) {
-  const policy tuning = sized_for(given, n);
+  const policy tuning = sized_for(given, n, sizeof(Key));
   const sort_plan plan = make_plan(n, tuning);
+  if (tuning.variant >= 5) check_block_shapes<Key>(plan, tuning);
   stages::temp_carver carver(d_temp);
   const pipeline_storage s = carve<Key, Comp>(carver, plan, tuning);
   if (!stages::storage_ready(carver, d_temp, temp_bytes, "warpsort::sort_keys")) return;
@@ -149,13 +174,34 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
 
   step_events events(times != nullptr, stream);
   // Each pass writes to the other buffer; the last one must write d_out.
-  const int passes = 1 + plan.merge_rounds + (plan.splits() ? 1 : 0);
+  const int passes = 1 + (tuning.variant >= 5 ? plan.round_count
+                                               : plan.merge_rounds + (plan.splits() ? 1 : 0));
   Key* temp_keys = static_cast<Key*>(s.keys);
   auto target = [&](int pass) { return (passes - 1 - pass) % 2 == 0 ? d_out : temp_keys; };
 
   events.mark(0);
   stages::sort_chunks(d_in, target(0), n, comp, tuning, stream);
   events.mark(1);
+  if (tuning.variant >= 5) {
+    // version 5: rounds of steps 3 and 4 over sets of sequences; all but the last are step 2
+    const auto round = [&](int r, int mark_between) {
+      const stages::split_layout layout = stages::split_sets<Key, Comp>(
+          target(r), n, plan.rounds[r], s.split_temp, s.split_bytes, comp, tuning, stream);
+      if (mark_between >= 0) events.mark(mark_between);
+      stages::merge_sets<Key, Comp>(target(r), target(r + 1), n, plan.rounds[r], layout, comp,
+                                    tuning, stream);
+    };
+    for (int r = 0; r + 1 < plan.round_count; ++r) round(r, -1);
+    events.mark(2);
+    if (plan.round_count > 0) round(plan.round_count - 1, 3);
+    else events.mark(3);
+    events.mark(4);
+    if (times) {
+      *times = stage_times{};
+      events.read(*times);
+    }
+    return;
+  }
   std::size_t seq = static_cast<std::size_t>(tuning.block_sort_keys);
   for (int r = 0; r < plan.merge_rounds; ++r, seq *= 2)
     stages::merge_pairs_round<Key, Comp>(target(r), target(r + 1), n, seq, s.splits, comp, tuning,

@@ -3,6 +3,7 @@
 
 #include <warpsort/warpsort.cuh>
 
+#include <algorithm>
 #include <string>
 
 namespace warpsort {
@@ -21,8 +22,8 @@ void check_policy(const policy& p) {
   const auto pow2 = [](int x) { return x > 0 && (x & (x - 1)) == 0; };
   if (!pow2(p.block_sort_keys) || p.block_sort_keys < policy::merge_tile_keys)
     fail("block_sort_keys must be a power of two, at least 256");
-  if (!pow2(p.merge_block_keys) || p.merge_block_keys < policy::merge_tile_keys ||
-      p.merge_block_keys > 2 * p.block_sort_keys)
+  if (p.variant == 4 && (!pow2(p.merge_block_keys) || p.merge_block_keys < policy::merge_tile_keys ||
+                         p.merge_block_keys > 2 * p.block_sort_keys))
     fail("merge_block_keys must be a power of two in [256, 2 block_sort_keys]");
   if (p.max_sequences < 2) fail("max_sequences (L) must be at least 2");
   if (p.oversampling < 1) fail("oversampling (K) must be at least 1");
@@ -37,9 +38,62 @@ void check_policy(const policy& p) {
     fail("small_input_min_keys must be at least 256");
   if (p.group_capacity < p.oversampling + p.max_sequences)
     fail("group_capacity must be at least oversampling + max_sequences (a sample stride >= 1)");
+  if (p.variant != 4 && p.variant != 5) fail("variant must be 4 or 5");
+  if (p.variant == 5) {
+    if (p.block_sort_keys < 1024) fail("block_sort_keys must be at least 1024 (a warp's run)");
+    if (p.max_sequences > 64) fail("max_sequences must be at most 64 (version 5's groups merge on chip)");
+  }
 }
 
 }  // namespace
+
+
+merge_round plan_round(std::size_t n, std::size_t seq_keys, std::size_t set_sequences,
+                       const policy& p) {
+  merge_round m;
+  const std::size_t K = static_cast<std::size_t>(p.oversampling);
+  const std::size_t sequences = ceil_div(n, seq_keys);
+  m.sequence_keys = seq_keys;
+  m.sequences = sequences;
+  m.set_sequences = std::min(set_sequences, sequences);
+  m.sets = ceil_div(sequences, m.set_sequences);
+  m.sample_stride = std::max<std::size_t>(1, static_cast<std::size_t>(p.group_capacity) / (K + m.set_sequences));
+  const std::size_t per_sequence = stages::samples_in(seq_keys, m.sample_stride);
+  m.set_samples = m.set_sequences * per_sequence;
+  const std::size_t last_sequences = sequences - (m.sets - 1) * m.set_sequences;
+  const std::size_t last_keys = n - (sequences - 1) * seq_keys;
+  const std::size_t last_set_samples =
+      (last_sequences - 1) * per_sequence + stages::samples_in(last_keys, m.sample_stride);
+  const auto groups_of = [K](std::size_t samples) { return samples > K ? ceil_div(samples, K) : std::size_t{1}; };
+  m.set_groups = groups_of(m.set_samples);
+  m.last_set_groups = groups_of(last_set_samples);
+  m.groups = (m.sets - 1) * m.set_groups + m.last_set_groups;
+  // ranking costs (samples x k) searches, sorting a few launches: rank small rounds
+  const std::size_t samples = (sequences - 1) * per_sequence + stages::samples_in(last_keys, m.sample_stride);
+  m.ranks_on_chip = m.set_samples <= merge_round::max_ranked_set_samples &&
+                    samples * m.set_sequences <= static_cast<std::size_t>(p.max_ranked_samples);
+  return m;
+}
+
+
+/// Version 5's rounds: the bits of the number of step 1's sequences spread as evenly as they go
+/// over as few rounds as keep every set at most max_sequences sequences.
+static void plan_rounds(sort_plan& plan, const policy& p) {
+  const std::size_t n = plan.n;
+  std::size_t sequences = ceil_div(n, static_cast<std::size_t>(p.block_sort_keys));
+  const int bits = stages::ceil_log2(sequences);
+  int per_round = 0;
+  while ((2 << per_round) <= p.max_sequences) ++per_round;  // floor(log2 max_sequences)
+  const int rounds = bits == 0 ? 0 : (bits + per_round - 1) / per_round;
+  if (rounds > sort_plan::max_rounds) throw input_error("warpsort policy: max_sequences too small for n");
+  std::size_t seq_keys = static_cast<std::size_t>(p.block_sort_keys);
+  for (int r = 0; r < rounds; ++r) {
+    const int set_bits = bits / rounds + (r < bits % rounds ? 1 : 0);
+    plan.rounds[r] = plan_round(n, seq_keys, std::size_t{1} << set_bits, p);
+    seq_keys *= plan.rounds[r].set_sequences;
+  }
+  plan.round_count = rounds;
+}
 
 sort_plan make_plan(std::size_t n, const policy& p) {
   check_policy(p);
@@ -47,6 +101,10 @@ sort_plan make_plan(std::size_t n, const policy& p) {
   plan.n = n;
   if (n == 0) return plan;
   plan.chunks = ceil_div(n, policy::chunk_keys);
+  if (p.variant >= 5) {
+    plan_rounds(plan, p);
+    return plan;
+  }
   plan.sequence_keys = static_cast<std::size_t>(p.block_sort_keys);
   plan.sequences = ceil_div(n, plan.sequence_keys);
   while (plan.sequences > static_cast<std::size_t>(p.max_sequences)) {

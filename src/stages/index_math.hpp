@@ -14,6 +14,22 @@ namespace warpsort::stages {
 
 WARPSORT_HD std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 WARPSORT_HD std::size_t min_size(std::size_t a, std::size_t b) { return a < b ? a : b; }
+WARPSORT_HD std::size_t max_size(std::size_t a, std::size_t b) { return a > b ? a : b; }
+
+/// The highest set bit of x > 0.
+constexpr int high_bit(int x) { return x & (x - 1) ? high_bit(x & (x - 1)) : x; }
+
+/// The highest set bit of x (0 for x <= 0), at run time.
+WARPSORT_HD int high_bit_of(int x) {
+  if (x <= 0) return 0;
+#ifdef __CUDA_ARCH__
+  return 1 << (31 - __clz(x));
+#else
+  int h = 1;
+  while (h <= x / 2) h *= 2;
+  return h;
+#endif
+}
 
 /// ceil(log2(x)) for x >= 1.
 WARPSORT_HD int ceil_log2(std::size_t x) {
@@ -86,6 +102,62 @@ WARPSORT_HD tile_slot bitonic_tile_slot(int slot, int na, int nb, int tile) {
 /// than a pair, so a block never straddles two pairs). Block b starts at output b * block_keys.
 WARPSORT_HD std::size_t merge_blocks(std::size_t n, std::size_t block_keys) {
   return ceil_div(n, block_keys);
+}
+
+// ---------------------------------------------------------------- thread merges (version 5)
+// On chip, version 5 merges runs held in shared memory a thread at a time: a thread makes one
+// item, `per_item` consecutive outputs of the merge of runs 2q and 2q + 1, with a bitonic network
+// of E = per_item + 1 keys in registers. Run r lies at its logical start plus r gaps of `gap`
+// (>= E) keys, ascending when r is even and descending when r is odd, and an even run's gap
+// holds sentinels: an item's filler reads past A's end land there.
+
+/// Items of one output run of `len` keys.
+WARPSORT_HD int items_in(int len, int per_item) { return (len + per_item - 1) / per_item; }
+
+/// Most items a level of `keys` keys in `runs` runs can make: each output run's last item
+/// may be short, so a block with this many threads gives every item its own thread.
+WARPSORT_HD int items_bound(int keys, int runs, int per_item) {
+  return items_in(keys, per_item) + (runs + 1) / 2;
+}
+
+/// Where run r (logical start `start`) lies in the gapped layout.
+WARPSORT_HD int gapped_offset(int start, int run, int gap) { return start + run * gap; }
+
+/// The item whose outputs start `d` keys into the merge of A and B, with `a0` and `a1` A keys
+/// before its first and after its last output (merge path): it holds slots [0, e - nb) of A
+/// from a0 on and, reversed, B's share [b0, b1) in slots [e - nb, e). Slots [a1 - a0, e - nb)
+/// are filler: the A keys after the item (or the sentinels of A's gap), none ordered before
+/// any of its outputs, so the sorted item's first outputs are the item.
+struct item_share {
+  int a0, a1, b0, b1;
+  WARPSORT_HD int nb() const { return b1 - b0; }
+  WARPSORT_HD int count() const { return a1 - a0 + b1 - b0; }
+};
+WARPSORT_HD item_share item_share_of(int d, int count, int a0, int a1) {
+  return {a0, a1, d - a0, d + count - a1};
+}
+
+/// Offset, from its run's start, of the key slot s of an item reads: A's share ascending from
+/// a0, B's share (a descending run of len_b keys) so that slot e - 1 holds B's key b0.
+WARPSORT_HD bool slot_from_a(int slot, int e, int nb) { return slot < e - nb; }
+WARPSORT_HD int slot_offset_in_a(int slot, int a0) { return a0 + slot; }
+WARPSORT_HD int slot_offset_in_b(int slot, int e, int len_b, int b0) { return len_b - b0 - e + slot; }
+
+/// Merge path on A ascending and B stored descending (len_b keys): how many of the first
+/// `diag` outputs come from A, equal keys from A first. B's key diag - 1 - m lies at
+/// len_b - diag + m, so both probes of a step share one index. Binary lifting: `pos` only
+/// grows, by halving steps, while the probe says the answer lies further.
+template <class ItA, class ItB, class Comp>
+WARPSORT_HD int merge_path_b_descending(ItA a, int na, ItB b_desc, int nb, int diag, Comp comp) {
+  const int lo = diag > nb ? diag - nb : 0;
+  const int hi = diag < na ? diag : na;  // the answer lies in [lo, hi]
+  const int b_shift = nb - diag;
+  int pos = lo;
+  for (int step = high_bit_of(hi - lo); step > 0; step >>= 1) {
+    const int m = pos + step - 1;  // the last key the step would skip
+    if (m < hi && !comp(b_desc[b_shift + m], a[m])) pos += step;
+  }
+  return pos;
 }
 
 // ---------------------------------------------------------------- step 3: samples and cuts
@@ -174,5 +246,108 @@ WARPSORT_HD key_range cut_window(std::size_t sample_cut, std::size_t stride, std
   const std::size_t lo = sample_cut * stride, hi = (sample_cut + 1) * stride - 1;
   return {lo < len ? lo : len, hi < len ? hi : len};
 }
+
+// ---------------------------------------------------------------- version 5's on-chip blocks
+/// Keys a thread's network holds: E - 1 outputs an item. Wider keys take fewer registers.
+template <class Key>
+constexpr int thread_merge_keys() {
+  return sizeof(Key) <= 4 ? 32 : sizeof(Key) <= 8 ? 16 : 8;
+}
+
+/// Keys between two runs in shared memory: at least E - 1 (the filler an item may read past
+/// A's end), rounded so that every run of whole warps' keys starts 16-byte aligned.
+template <class Key>
+constexpr int run_gap() {
+  int g = thread_merge_keys<Key>() - 1;
+  while ((g * sizeof(Key)) % 16 != 0) ++g;
+  return g;
+}
+
+/// A block that merges up to `keys` keys in up to `runs` gapped runs on chip: its threads (one
+/// an item of the busiest level) and its shared memory (the gapped keys, then the tables). The
+/// host sizes launches with it, the kernels carve their shared memory with it.
+struct thread_block_shape {
+  int threads;
+  std::size_t tables_at;   // byte offset of the tables
+  std::size_t smem_bytes;  // the whole block
+};
+template <class Key>
+WARPSORT_HD thread_block_shape thread_block_shape_for(int keys, int runs, int extra_ints = 0) {
+  constexpr int per_item = thread_merge_keys<Key>() - 1;
+  const int items = items_bound(keys, runs, per_item);
+  const int threads = (items + 31) / 32 * 32;
+  const std::size_t key_bytes =
+      static_cast<std::size_t>(keys + runs * run_gap<Key>()) * sizeof(Key);
+  const std::size_t tables_at = (key_bytes + 15) / 16 * 16;
+  const std::size_t table_ints = static_cast<std::size_t>(runs / 2 + 2 + threads + extra_ints);
+  return {threads, tables_at, tables_at + table_ints * sizeof(int)};
+}
+
+/// Step 4's blocks (version 5): a group of up to `capacity` keys in up to `pieces` pieces; the
+/// pieces' offsets (pieces + 1 ints) follow the level tables.
+template <class Key>
+WARPSORT_HD thread_block_shape merge_sets_shape(int capacity, int pieces) {
+  return thread_block_shape_for<Key>(capacity, pieces, pieces + 1);
+}
+
+/// Keys one warp of step 1 sorts in registers: 32 a lane, as many as a thread merges.
+template <class Key>
+constexpr int warp_run_keys() {
+  return 32 * thread_merge_keys<Key>();
+}
+
+/// Step 1 stages a block's keys in shared memory for its warps to read, each warp one run of
+/// 32 keys a lane: lane l's keys are 16-byte chunks 8 l .. 8 l + 7 of the run (for 4-, 8- and
+/// 16-byte keys), which an XOR of the chunk index with its bits 3..5 spreads over the banks.
+template <class Key>
+constexpr bool stages_in_chunks() {
+  return 16 % sizeof(Key) == 0 && warp_run_keys<Key>() * sizeof(Key) == 32 * 128;
+}
+WARPSORT_HD int staged_chunk(int chunk) { return chunk ^ ((chunk >> 3) & 7); }
+
+/// Step 1's blocks: block_keys keys in runs of warp_run_keys.
+template <class Key>
+WARPSORT_HD thread_block_shape sort_blocks_shape(int block_keys) {
+  const int runs = (block_keys + warp_run_keys<Key>() - 1) / warp_run_keys<Key>();
+  return thread_block_shape_for<Key>(block_keys, runs);
+}
+
+
+// ---------------------------------------------------------------- version 5: rounds over sets
+/// One round of steps 3 and 4 as the kernels see it (warpsort::merge_round plus n and K):
+/// sequences of seq_len keys (the last may be shorter) taken set_sequences at a time.
+struct round_shape {
+  std::size_t n, seq_len, sequences, set_sequences, sets, stride, set_samples, set_groups,
+      last_set_groups, groups, oversampling;
+  WARPSORT_HD std::size_t sequence_keys(std::size_t seq) const {
+    return min_size(seq_len, n - seq * seq_len);
+  }
+  WARPSORT_HD std::size_t samples_per_sequence() const { return samples_in(seq_len, stride); }
+  WARPSORT_HD std::size_t sequences_in(std::size_t set) const {
+    return min_size(set_sequences, sequences - set * set_sequences);
+  }
+  WARPSORT_HD std::size_t set_begin(std::size_t set) const { return set * set_sequences * seq_len; }
+  /// Samples of a set: every sequence's but the input's last are whole.
+  WARPSORT_HD std::size_t samples_of(std::size_t set) const {
+    const std::size_t last = set * set_sequences + sequences_in(set) - 1;
+    return (sequences_in(set) - 1) * samples_per_sequence() +
+           samples_in(sequence_keys(last), stride);
+  }
+  WARPSORT_HD std::size_t groups_of(std::size_t set) const {
+    return set + 1 < sets ? set_groups : last_set_groups;
+  }
+  WARPSORT_HD std::size_t first_group(std::size_t set) const { return set * set_groups; }
+  WARPSORT_HD std::size_t set_of_group(std::size_t group) const {
+    const std::size_t set = group / set_groups;
+    return set < sets ? set : sets - 1;
+  }
+  /// Splitters of all sets, numbered set by set: set q's are [q (set_groups - 1), ...).
+  WARPSORT_HD std::size_t splitters() const { return groups - sets; }
+  WARPSORT_HD std::size_t set_of_splitter(std::size_t u) const {
+    if (set_groups == 1) return sets - 1;  // only the last set can have splitters then
+    const std::size_t set = u / (set_groups - 1);
+    return set < sets ? set : sets - 1;
+  }
+};
 
 }  // namespace warpsort::stages

@@ -9,6 +9,7 @@
 #include "index_math.hpp"
 #include "launch.hpp"
 #include "stages.hpp"
+#include "thread_merge.cuh"
 
 #include <warpsort/error.hpp>
 
@@ -134,10 +135,99 @@ void merge_groups(const Key* src, Key* out, std::size_t n, std::size_t seq_len,
   WARPSORT_CHECK_LAUNCH();
 }
 
+/// Version 5: block g merges group g of a round. Its pieces, one from each sequence of its set
+/// (between the cuts of the splitters before and after it), are copied into the gapped layout
+/// (odd pieces reversed, sentinels after even ones), then threads merge them level by level in
+/// place (thread_merge.cuh) and the block writes the group at its offset.
+template <class Key, class Comp>
+__global__ void __maxnreg__(64)
+    merge_set_groups_kernel(const Key* src, Key* out, round_shape r, int capacity,
+                            const std::size_t* cuts, const std::size_t* group_offsets,
+                            Comp comp) {
+  constexpr int E = thread_merge_keys<Key>(), gap = run_gap<Key>();
+  extern __shared__ __align__(16) unsigned char smem[];
+  Key* const keys = reinterpret_cast<Key*>(smem);
+  const int max_pieces = static_cast<int>(r.set_sequences);
+  const thread_block_shape shape = merge_sets_shape<Key>(capacity, max_pieces);
+  const level_tables tables = tables_in<Key>(smem, capacity, max_pieces);
+  int* const offsets = tables.item_a0 + shape.threads;  // the table merge_sets_shape adds
+
+  const std::size_t g = blockIdx.x;
+  const std::size_t set = r.set_of_group(g), j = g - r.first_group(set);
+  const std::size_t first_seq = set * r.set_sequences;
+  const int pieces = static_cast<int>(r.sequences_in(set));
+  const bool first = j == 0, last = j + 1 == r.groups_of(set);
+  // piece i: sequence first_seq + i between the cut ending group g - 1 and the one ending g
+  const auto piece_begin = [&](int i) { return first ? 0 : cuts[(g - 1) * r.set_sequences + i]; };
+  const auto piece_end = [&](int i) {
+    return last ? r.sequence_keys(first_seq + i) : cuts[g * r.set_sequences + i];
+  };
+  const int warp = static_cast<int>(threadIdx.x / policy::warp_threads);
+  const int warps = static_cast<int>(blockDim.x / policy::warp_threads);
+  const int lane = lane_id();
+  if (warp == 0) {  // piece offsets: a warp scan, 32 pieces at a time
+    int carry = 0;
+    for (int i0 = 0; i0 < pieces; i0 += policy::warp_threads) {
+      const int i = i0 + lane;
+      int sum = i < pieces ? static_cast<int>(piece_end(i) - piece_begin(i)) : 0;
+#pragma unroll
+      for (int d = 1; d < policy::warp_threads; d *= 2) {
+        const int up = __shfl_up_sync(full_warp, sum, d);
+        if (lane >= d) sum += up;
+      }
+      if (i < pieces) offsets[i + 1] = carry + sum;
+      carry += __shfl_sync(full_warp, sum, policy::warp_threads - 1);
+    }
+    if (lane == 0) offsets[0] = 0;
+  }
+  __syncthreads();
+  const int count = offsets[pieces];
+  if (count > capacity) {  // impossible by the sampling bound; fail loudly if it ever is
+    if (threadIdx.x == 0)
+      printf("warpsort step 4: group %llu holds %d keys, over its bound %d\n",
+             static_cast<unsigned long long>(g), count, capacity);
+    __trap();
+  }
+
+  // A warp a piece copies it into the gapped layout (odd pieces reversed) with asynchronous
+  // copies, none waited for until all are issued; even pieces get their gaps.
+  for (int i = warp; i < pieces; i += warps) {
+    const Key* const piece = src + (first_seq + i) * r.seq_len + piece_begin(i);
+    const int len = offsets[i + 1] - offsets[i];
+    Key* const run = keys + gapped_offset(offsets[i], i, gap);
+    if (i % 2 == 1) {
+      for (int x = lane; x < len; x += policy::warp_threads) copy_key_async(run + (len - 1 - x), piece + x);
+    } else {
+      for (int x = lane; x < len; x += policy::warp_threads) copy_key_async(run + x, piece + x);
+      for (int x = lane; x < gap; x += policy::warp_threads) run[len + x] = Comp::sentinel();
+    }
+  }
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  __syncthreads();
+  merge_runs_in_place<E, gap>(keys, table_runs{offsets, pieces, 0}, tables, comp);
+  copy_block_out(out + group_offsets[g], keys, count);
+}
+
+template <class Key, class Comp>
+void merge_sets(const Key* src, Key* out, std::size_t n, const merge_round& m,
+                const split_layout& layout, Comp comp, const policy& p, cudaStream_t stream) {
+  if (m.groups == 0) return;
+  const thread_block_shape shape =
+      merge_sets_shape<Key>(p.group_capacity, static_cast<int>(m.set_sequences));
+  allow_dynamic_smem(merge_set_groups_kernel<Key, Comp>, shape.smem_bytes);
+  merge_set_groups_kernel<<<static_cast<unsigned>(m.groups), shape.threads, shape.smem_bytes,
+                            stream>>>(src, out, shape_of(n, m, p), p.group_capacity, layout.cuts,
+                                      layout.group_offsets, comp);
+  WARPSORT_CHECK_LAUNCH();
+}
+
 }  // namespace warpsort::stages
 
 // Explicit instantiation for one (key type, order); see CMakeLists.txt.
 #define WARPSORT_INSTANTIATE_MERGE_GROUPS(Key, Comp) \
   template void warpsort::stages::merge_groups<Key, Comp>(const Key*, Key*, std::size_t, std::size_t, \
                                         std::size_t, std::size_t, const warpsort::stages::split_layout&, Comp, \
-                                        const warpsort::policy&, cudaStream_t);
+                                        const warpsort::policy&, cudaStream_t); \
+  template void warpsort::stages::merge_sets<Key, Comp>(const Key*, Key*, std::size_t, const warpsort::merge_round&, \
+                                        const warpsort::stages::split_layout&, Comp, const warpsort::policy&, cudaStream_t);

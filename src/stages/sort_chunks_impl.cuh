@@ -10,6 +10,7 @@
 #include "launch.hpp"
 #include "sort_chunks.cuh"
 #include "stages.hpp"
+#include "thread_merge.cuh"
 
 #include <warpsort/error.hpp>
 
@@ -44,10 +45,61 @@ __global__ void sort_blocks_kernel(const Key* in, Key* out, std::size_t n, int b
   }
 }
 
+/// Version 5: the block stages its keys in shared memory (padded with sentinels to whole warp
+/// runs), each warp sorts one run of 32 keys a lane (warp_run_keys) in registers with the
+/// direction-free bitonic network, whose first seven phases are the paper's sort of 128-key
+/// chunks, and stores it back into the gapped layout (odd runs descending); then the block's
+/// threads merge the runs level by level in place (thread_merge.cuh). Every run is whole, so no
+/// step handles a short one; the padding sorts last and is not copied out.
+template <class Key, class Comp>
+__global__ void __maxnreg__(64)
+    sort_blocks_by_threads_kernel(const Key* in, Key* out, std::size_t n, int block_keys,
+                                  Comp comp) {
+  constexpr int E = thread_merge_keys<Key>(), gap = run_gap<Key>();
+  constexpr int run_keys = warp_run_keys<Key>(), V = run_keys / policy::warp_threads;
+  extern __shared__ __align__(16) unsigned char smem[];
+  const std::size_t base = static_cast<std::size_t>(blockIdx.x) * block_keys;
+  const int count = static_cast<int>(min_size(static_cast<std::size_t>(block_keys), n - base));
+  const int runs = (count + run_keys - 1) / run_keys;
+  Key* const keys = reinterpret_cast<Key*>(smem);
+  const level_tables tables = tables_in<Key>(smem, block_keys, (block_keys + run_keys - 1) / run_keys);
+  stage_runs(keys, in + base, count, runs * run_keys, Comp::sentinel());
+  __syncthreads();
+  const int warp = static_cast<int>(threadIdx.x / policy::warp_threads), lane = lane_id();
+  Key v[V];
+  if (warp < runs) {  // the block has a warp a run (thread_block_shape_for)
+    load_staged_run<V>(v, keys, warp, lane);
+    flip_sort_warp<V>(v, lane, comp);
+  }
+  __syncthreads();
+  if (warp < runs) {
+    Key* const run = keys + gapped_offset(warp * run_keys, warp, gap);
+    if (warp % 2 == 1) {
+      store_blocked_reversed<V>(run, v, run_keys, lane);
+    } else {
+      store_blocked<V>(run, v, run_keys, lane);
+      for (int x = lane; x < gap; x += policy::warp_threads) run[run_keys + x] = Comp::sentinel();
+    }
+  }
+  __syncthreads();
+  merge_runs_in_place<E, gap>(keys, equal_runs{runs * run_keys, run_keys}, tables, comp);
+  copy_block_out(out + base, keys, count);
+}
+
 template <class Key, class Comp>
 void sort_chunks(const Key* in, Key* out, std::size_t n, Comp comp, const policy& p,
                  cudaStream_t stream) {
   if (n == 0) return;
+  if (p.variant >= 5) {
+    const thread_block_shape shape = sort_blocks_shape<Key>(p.block_sort_keys);
+    allow_dynamic_smem(sort_blocks_by_threads_kernel<Key, Comp>, shape.smem_bytes);
+    const std::size_t blocks = ceil_div(n, static_cast<std::size_t>(p.block_sort_keys));
+    sort_blocks_by_threads_kernel<<<static_cast<unsigned>(blocks), shape.threads,
+                                    shape.smem_bytes, stream>>>(in, out, n, p.block_sort_keys,
+                                                                comp);
+    WARPSORT_CHECK_LAUNCH();
+    return;
+  }
   const std::size_t smem = 2 * static_cast<std::size_t>(p.block_sort_keys) * sizeof(Key);
   allow_dynamic_smem(sort_blocks_kernel<Key, Comp>, smem);
   const std::size_t blocks = ceil_div(n, static_cast<std::size_t>(p.block_sort_keys));

@@ -40,27 +40,35 @@ __device__ __forceinline__ std::size_t warp_sum(std::size_t x) {
   return x;
 }
 
-/// Splitter j (the key at splitter_pos of sequence splitter_seq) cuts every sequence, a lane per
-/// sequence: row j of the cut table and the next group's offset, the sum of the row.
-/// window(i, len) says where in sequence i the cut can lie.
+/// The sequences a splitter cuts (the whole input's, or one set's in version 5): `count`
+/// sequences of seq_len keys from sequence `first` on (the input's last may be shorter), whose
+/// keys start at `begin`. A splitter's cuts fill row `row` of the cut table (`stride` entries a
+/// row) and the next group starts at group_offsets[row + 1] = begin + the sum of the cuts.
+struct cut_set {
+  std::size_t first, count, stride, begin;
+};
+
+/// The splitter (the key at splitter_pos of sequence splitter_seq) cuts every sequence of the
+/// set, a lane per sequence. window(i, len) says where in sequence i (of the set) the cut can lie.
 template <class Key, class Comp, class Window>
 __device__ __forceinline__ void cut_sequences_at(const Key* src, std::size_t n,
-                                                 std::size_t seq_len, std::size_t sequences,
-                                                 std::size_t j, std::size_t splitter_seq,
+                                                 std::size_t seq_len, const cut_set& set,
+                                                 std::size_t row, std::size_t splitter_seq,
                                                  std::size_t splitter_pos, const Key& key,
                                                  Window window, std::size_t* cuts,
                                                  std::size_t* group_offsets, Comp comp) {
   std::size_t below = 0;
-  for (std::size_t i = lane_id(); i < sequences; i += policy::warp_threads) {
-    const std::size_t begin = i * seq_len, len = min_size(seq_len, n - begin);
+  for (std::size_t i = lane_id(); i < set.count; i += policy::warp_threads) {
+    const std::size_t seq = set.first + i;
+    const std::size_t begin = seq * seq_len, len = min_size(seq_len, n - begin);
     const key_range w = window(i, len);
-    const std::size_t cut = cut_sequence_between(src + begin, w.begin, w.end, i, splitter_seq,
+    const std::size_t cut = cut_sequence_between(src + begin, w.begin, w.end, seq, splitter_seq,
                                                  splitter_pos, key, comp);
-    cuts[j * sequences + i] = cut;
+    cuts[row * set.stride + i] = cut;
     below += cut;
   }
   below = warp_sum(below);
-  if (lane_id() == 0) group_offsets[j + 1] = below;
+  if (lane_id() == 0) group_offsets[row + 1] = set.begin + below;
 }
 
 /// Small samples, one kernel: a warp per sample finds its rank by cutting every sequence's
@@ -98,7 +106,8 @@ __global__ void split_by_ranked_samples_kernel(const Key* src, std::size_t n,
   if ((rank + 1) % oversampling != 0) return;  // not a splitter's rank (see splitter_rank)
   const std::size_t j = (rank + 1) / oversampling - 1;
   if (j >= splitters) return;
-  cut_sequences_at(src, n, seq_len, sequences, j, site.sequence, site.position, key,
+  cut_sequences_at(src, n, seq_len, cut_set{0, sequences, sequences, 0}, j, site.sequence,
+                   site.position, key,
                    [&](std::size_t i, std::size_t len) {
                      return cut_window(i == lane ? first_cut : sample_cut_in(i, len), stride, len);
                    },
@@ -121,7 +130,8 @@ __global__ void cut_sequences_kernel(const Key* src, std::size_t n, std::size_t 
   if (j >= splitters) return;  // whole warps leave together
   const std::size_t rank = splitter_rank(j, oversampling);
   const std::size_t pos = sample_pos[rank];
-  cut_sequences_at(src, n, seq_len, sequences, j, pos / seq_len, pos % seq_len, sample_keys[rank],
+  cut_sequences_at(src, n, seq_len, cut_set{0, sequences, sequences, 0}, j, pos / seq_len,
+                   pos % seq_len, sample_keys[rank],
                    [](std::size_t, std::size_t len) { return key_range{0, len}; }, cuts,
                    group_offsets, comp);
 }
@@ -205,7 +215,7 @@ split_layout split(const Key* src, std::size_t n, std::size_t seq_len, std::size
 }  // namespace warpsort::stages
 
 // Explicit instantiation for one (key type, order); see CMakeLists.txt.
-#define WARPSORT_INSTANTIATE_SPLIT(Key, Comp) \
+#define WARPSORT_INSTANTIATE_SPLIT_ONE_SET(Key, Comp) \
   template std::size_t warpsort::stages::split_temp_bytes<Key, Comp>(std::size_t, std::size_t, std::size_t); \
   template warpsort::stages::split_layout warpsort::stages::split<Key, Comp>(const Key*, std::size_t, std::size_t, std::size_t, \
                                          std::size_t, std::size_t, std::size_t, void*, \

@@ -3,7 +3,10 @@
 // CMakeLists.txt). All are asynchronous on `stream`; every launch is checked.
 #pragma once
 
+#include "index_math.hpp"
+
 #include <warpsort/policy.hpp>
+#include <warpsort/warpsort.cuh>
 
 #include <cuda_runtime_api.h>
 
@@ -45,6 +48,30 @@ template <class Key, class Comp>
 split_layout split(const Key* src, std::size_t n, std::size_t seq_len, std::size_t sequences,
                    std::size_t stride, std::size_t samples, std::size_t groups, void* temp,
                    std::size_t temp_bytes, Comp comp, const policy& p, cudaStream_t stream);
+
+/// A round of version 5 as its kernels see it.
+inline round_shape shape_of(std::size_t n, const merge_round& m, const policy& p) {
+  return {n,      m.sequence_keys, m.sequences,   m.set_sequences,   m.sets,
+          m.sample_stride, m.set_samples, m.set_groups, m.last_set_groups, m.groups,
+          static_cast<std::size_t>(p.oversampling)};
+}
+
+/// Version 5, step 3 of one round: for every set of the round's sequences, the splitters and
+/// the cut of each of its sequences at each of them (temporary storage as split_sets_temp_bytes
+/// says). cuts[g * k + i] is where group g ends in the set's sequence i, for every group but a
+/// set's last; group_offsets[g] where group g starts in the output (groups + 1 entries).
+template <class Key, class Comp>
+std::size_t split_sets_temp_bytes(std::size_t n, const merge_round& m);
+template <class Key, class Comp>
+split_layout split_sets(const Key* src, std::size_t n, const merge_round& m, void* temp,
+                        std::size_t temp_bytes, Comp comp, const policy& p, cudaStream_t stream);
+
+/// Version 5, step 4 of one round: one block per group merges the group's pieces (one from
+/// each sequence of its set) in shared memory with thread networks and writes the result at
+/// the group's offset in out.
+template <class Key, class Comp>
+void merge_sets(const Key* src, Key* out, std::size_t n, const merge_round& m,
+                const split_layout& layout, Comp comp, const policy& p, cudaStream_t stream);
 
 /// Step 4: one block per group merges the group's L pieces in shared memory and writes the
 /// result at the group's offset in out.

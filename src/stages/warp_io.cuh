@@ -55,4 +55,22 @@ __device__ __forceinline__ void store_blocked(Key* dst, const Key (&v)[V], std::
   }
 }
 
+/// Blocked store, reversed: slot x of the first `count` goes to dst[count - 1 - x].
+template <int V, class Key>
+__device__ __forceinline__ void store_blocked_reversed(Key* dst, const Key (&v)[V], int count,
+                                                       int lane) {
+  if (count == 32 * V) {  // lane l's keys, reversed, are lane 31 - l's block
+    Key r[V];
+#pragma unroll
+    for (int i = 0; i < V; ++i) r[i] = v[V - 1 - i];
+    store_blocked<V>(dst, r, static_cast<std::size_t>(count), 31 - lane);
+    return;
+  }
+#pragma unroll
+  for (int i = 0; i < V; ++i) {
+    const int x = blocked_slot(lane, i, V);
+    if (x < count) dst[count - 1 - x] = v[i];
+  }
+}
+
 }  // namespace warpsort::stages

@@ -152,4 +152,58 @@ __device__ __forceinline__ void bitonic_merge_warp(Key (&v)[V], int lane, Comp c
   bitonic_merge_steps<V, Blocked, 32 * V, 16 * V>(v, lane, comp);
 }
 
+// ---------------------------------------------------------------- the direction-free network
+// The same sort with every comparator ascending: each phase starts by comparing slot i with its
+// mirror i ^ (K - 1) in the run of K being built, which turns two ascending runs into one bitonic
+// sequence the later steps (partners i ^ J) sort ascending. No lane ever chooses a direction, so
+// an in-lane step is one min and one max per pair and a cross-lane step one shuffle and one
+// min-or-max per key (the lane's half is a constant of the step).
+
+/// One step, blocked layout: slot i meets slot i ^ Mask, the lower slot keeps the key ordered
+/// first. A partner in another lane sends its register r ^ (Mask % V) in the shuffle of r.
+template <int V, int Mask, class Key, class Comp>
+__device__ __forceinline__ void flip_step(Key (&v)[V], int lane, Comp comp) {
+  constexpr int reg_mask = Mask % V, lane_mask = Mask / V;
+  if constexpr (lane_mask == 0) {
+#pragma unroll
+    for (int r = 0; r < V; ++r)
+      if (r < (r ^ reg_mask)) {
+        const Key lo = first_of(v[r], v[r ^ reg_mask], comp);
+        v[r ^ reg_mask] = second_of(v[r], v[r ^ reg_mask], comp);
+        v[r] = lo;
+      }
+  } else {
+    constexpr int lane_high = high_bit(lane_mask);  // decides which lane holds the lower slot
+    const bool keep_first = (lane & lane_high) == 0;
+#pragma unroll
+    for (int r = 0; r < V; ++r) {
+      if (r > (r ^ reg_mask)) continue;  // registers r and r ^ reg_mask trade together
+      const Key theirs = shfl_xor(v[r ^ reg_mask], lane_mask);
+      if constexpr (reg_mask != 0) {
+        const Key theirs_mirror = shfl_xor(v[r], lane_mask);
+        v[r ^ reg_mask] = keep_first ? first_of(v[r ^ reg_mask], theirs_mirror, comp)
+                                     : second_of(theirs_mirror, v[r ^ reg_mask], comp);
+      }
+      v[r] = keep_first ? first_of(v[r], theirs, comp) : second_of(theirs, v[r], comp);
+    }
+  }
+}
+
+/// The half-cleaners of phase K: partners J, J / 2, ..., 1 slots apart.
+template <int V, int J, class Key, class Comp>
+__device__ __forceinline__ void flip_half_cleaners(Key (&v)[V], int lane, Comp comp) {
+  if constexpr (J >= 1) {
+    flip_step<V, J>(v, lane, comp);
+    flip_half_cleaners<V, J / 2>(v, lane, comp);
+  }
+}
+
+/// Sorts the warp's 32 * V keys (blocked layout) ascending, phases K = 2, 4, ..., 32 V.
+template <int V, class Key, class Comp, int K = 2>
+__device__ __forceinline__ void flip_sort_warp(Key (&v)[V], int lane, Comp comp) {
+  flip_step<V, K - 1>(v, lane, comp);
+  flip_half_cleaners<V, K / 4>(v, lane, comp);
+  if constexpr (K < 32 * V) flip_sort_warp<V, Key, Comp, 2 * K>(v, lane, comp);
+}
+
 }  // namespace warpsort::stages

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 
 using warpsort::cli::policy_fields;
@@ -17,19 +18,19 @@ TEST(Tuning, EveryFieldIsSetByName) {
     const auto& f = policy_fields[i];
     const int value = 1000 + static_cast<int>(i);
     const warpsort::policy p =
-        warpsort::cli::apply_overrides(base, std::string(f.name) + "=" + std::to_string(value));
+        warpsort::cli::apply_overrides(base, std::string(f.name) + "=" + std::to_string(value), 4);
     EXPECT_EQ(p.*(f.member), value) << f.name;
     for (const auto& other : policy_fields)  // no other field moved
       if (other.member != f.member) EXPECT_EQ(p.*(other.member), base.*(other.member)) << f.name;
   }
-  const auto two = warpsort::cli::apply_overrides(base, "block_threads=512,,max_sequences=32");
+  const auto two = warpsort::cli::apply_overrides(base, "block_threads=512,,max_sequences=32", 4);
   EXPECT_EQ(two.block_threads, 512);
   EXPECT_EQ(two.max_sequences, 32);
 }
 
 TEST(Tuning, RejectsUnknownFieldsAndBadValues) {
   try {
-    warpsort::cli::apply_overrides({}, "no_such_field=3");
+    warpsort::cli::apply_overrides({}, "no_such_field=3", 4);
     FAIL() << "an unknown field was accepted";
   } catch (const warpsort::input_error& e) {
     const std::string what = e.what();
@@ -37,8 +38,8 @@ TEST(Tuning, RejectsUnknownFieldsAndBadValues) {
     for (const auto& f : policy_fields) EXPECT_NE(what.find(f.name), std::string::npos) << what;
   }
   for (const char* bad : {"block_threads", "block_threads=", "block_threads=-1", "block_threads=1x",
-                          "block_threads=99999999999"})
-    EXPECT_THROW(warpsort::cli::apply_overrides({}, bad), warpsort::input_error) << bad;
+                          "block_threads=99999999999", "preset=v3", "preset"})
+    EXPECT_THROW(warpsort::cli::apply_overrides({}, bad, 4), warpsort::input_error) << bad;
 }
 
 TEST(Tuning, MetadataRecordsEveryField) {
@@ -49,4 +50,21 @@ TEST(Tuning, MetadataRecordsEveryField) {
     EXPECT_EQ(j.at(policy_fields[i].name), 7 + static_cast<int>(i)) << policy_fields[i].name;
   EXPECT_EQ(j.at("chunk_keys"), warpsort::policy::chunk_keys);
   EXPECT_EQ(j.size(), policy_fields.size() + 4);  // the fields and the four compile-time sizes
+}
+
+// A preset resets every field to that version's defaults for the key size; later fields
+// override it.
+TEST(Tuning, PresetsResetToAVersionsDefaults) {
+  warpsort::policy base{};
+  base.oversampling = 3;
+  const auto v4 = warpsort::cli::apply_overrides(base, "preset=v4", 8);
+  const auto expect_v4 = warpsort::v4_policy<std::uint64_t>();
+  for (const auto& f : policy_fields) EXPECT_EQ(v4.*(f.member), expect_v4.*(f.member)) << f.name;
+  EXPECT_EQ(v4.variant, 4);
+  const auto v5 = warpsort::cli::apply_overrides(base, "preset=v4,preset=v5,max_sequences=8", 4);
+  const auto expect_v5 = warpsort::default_policy<std::uint32_t>();
+  for (const auto& f : policy_fields)
+    if (f.member != &warpsort::policy::max_sequences) EXPECT_EQ(v5.*(f.member), expect_v5.*(f.member)) << f.name;
+  EXPECT_EQ(v5.max_sequences, 8);
+  EXPECT_EQ(v5.variant, 5);
 }

@@ -43,6 +43,14 @@ TEST(Pipeline, EverySizeDistributionAndSeedMatchesBothReferences) {
       }
 }
 
+TEST(Pipeline, Version4MatchesBothReferences) {
+  WARPSORT_REQUIRE_GPU();
+  for (std::size_t n : pipeline_sizes())
+    for (const auto& dist : test_distributions())
+      sort_and_validate(make_keys(dist, n, 1), warpsort::v4_policy<Key>(), warpsort::less<Key>{},
+                        false, "v4 " + dist + " n=" + std::to_string(n));
+}
+
 TEST(Pipeline, InPlace) {
   WARPSORT_REQUIRE_GPU();
   for (std::size_t n : capped({1, 129, 1000, 65537, 1299709}))
@@ -59,12 +67,60 @@ TEST(Pipeline, Descending) {
                         "descending " + dist + " n=" + std::to_string(n));
 }
 
-// Other tunings must sort just as well: small L (more rounds), odd L, small on-chip blocks and
-// groups, other block sizes, either way of ordering step 3's sample, either split search of
-// step 2.
+// Other tunings must sort just as well: small k (more rounds), odd k, small on-chip blocks and
+// groups, large ones, either way of ordering step 3's sample, small oversampling; version 5 at
+// every size (v4_below_blocks = 0).
+TEST(Pipeline, PolicyVariationsV5) {
+  WARPSORT_REQUIRE_GPU();
+  warpsort::policy v5 = warpsort::default_policy<Key>();
+  v5.v4_below_blocks = 0;
+  std::vector<warpsort::policy> policies(6, v5);
+  policies[0].max_sequences = 2;  // many rounds
+  policies[0].max_ranked_samples = 0;  // step 3 always sorts the samples
+  policies[1].max_sequences = 7;
+  policies[1].oversampling = 8;
+  policies[1].max_ranked_samples = 1 << 30;  // step 3 ranks every set that fits a block
+  policies[2].block_sort_keys = 1024;
+  policies[2].group_capacity = 1024;
+  policies[2].oversampling = 16;
+  policies[3].max_sequences = 64;
+  policies[3].oversampling = 128;
+  policies[3].group_capacity = 16384;
+  policies[4].block_sort_keys = 16384;
+  policies[4].group_capacity = 24000;
+  policies[5].small_oversampling_blocks = 1 << 30;
+  policies[5].small_oversampling = 4;
+  for (std::size_t i = 0; i < policies.size(); ++i)
+    for (std::size_t n : capped({1000, 65537, 1299709}))
+      for (const auto& dist : test_distributions())
+        sort_and_validate(make_keys(dist, n, 6), policies[i], warpsort::less<Key>{}, false,
+                          "policy " + std::to_string(i) + " " + dist + " n=" + std::to_string(n));
+}
+
+// A policy whose version-5 blocks could not launch (over 1024 threads) is refused with a
+// message naming the field, before anything runs; the query of storage refuses it too.
+TEST(Pipeline, PolicyWhoseBlocksCannotLaunchIsRefused) {
+  WARPSORT_REQUIRE_GPU();
+  warpsort::policy p = warpsort::default_policy<Key>();
+  p.group_capacity = 65536;
+  std::size_t bytes = 0;
+  try {
+    warpsort::sort_keys<Key>(nullptr, bytes, nullptr, nullptr, std::size_t{1} << 24,
+                             warpsort::less<Key>{}, 0, p);
+    ADD_FAILURE() << "no error";
+  } catch (const warpsort::input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("group_capacity = 65536"), std::string::npos) << e.what();
+  }
+  p = warpsort::default_policy<Key>();
+  p.block_sort_keys = 1 << 16;
+  EXPECT_THROW(warpsort::sort_keys<Key>(nullptr, bytes, nullptr, nullptr, std::size_t{1} << 24,
+                                        warpsort::less<Key>{}, 0, p),
+               warpsort::input_error);
+}
+
 TEST(Pipeline, PolicyVariations) {
   WARPSORT_REQUIRE_GPU();
-  std::vector<warpsort::policy> policies(7, warpsort::default_policy<Key>());
+  std::vector<warpsort::policy> policies(7, warpsort::v4_policy<Key>());
   policies[0].max_sequences = 2;
   policies[0].max_ranked_samples = 0;  // step 3 always sorts the sample
   policies[1].max_sequences = 7;

@@ -1,5 +1,6 @@
 // CPU tests of the steps' index math, against plain C++ models (these run in CI).
 #include "stages/index_math.hpp"
+#include "stages/stages.hpp"
 
 #include <warpsort/policy.hpp>
 #include <warpsort/warpsort.cuh>
@@ -12,6 +13,7 @@
 #include <numeric>
 #include <random>
 #include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -322,20 +324,20 @@ TEST(IndexMath, SplittingModelIsBalancedAndOrdered) {
 // Small inputs run with smaller on-chip blocks (enough of them to spread over the SMs); large
 // ones with the policy as given. Blocks only ever shrink, never below the floor.
 TEST(Plan, SizedForSmallInputs) {
-  const warpsort::policy p = warpsort::default_policy<std::uint32_t>();
+  const warpsort::policy p = warpsort::v4_policy<std::uint32_t>();
   const auto same = [](const warpsort::policy& a, const warpsort::policy& b) {
     return a.block_sort_keys == b.block_sort_keys && a.merge_block_keys == b.merge_block_keys &&
            a.group_capacity == b.group_capacity;
   };
   const std::size_t big = static_cast<std::size_t>(p.small_input_blocks) * p.block_sort_keys;
-  EXPECT_TRUE(same(warpsort::sized_for(p, big), p));
-  EXPECT_TRUE(same(warpsort::sized_for(p, std::size_t{1} << 30), p));
-  const auto half = warpsort::sized_for(p, big - 1);
+  EXPECT_TRUE(same(warpsort::sized_for(p, big, 4), p));
+  EXPECT_TRUE(same(warpsort::sized_for(p, std::size_t{1} << 30, 4), p));
+  const auto half = warpsort::sized_for(p, big - 1, 4);
   EXPECT_EQ(half.block_sort_keys, p.block_sort_keys / 2);
   EXPECT_EQ(half.merge_block_keys, p.block_sort_keys / 2);
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, std::size_t{1} << 16,
                         std::size_t{100000}, std::size_t{1} << 20}) {
-    const auto s = warpsort::sized_for(p, n);
+    const auto s = warpsort::sized_for(p, n, 4);
     EXPECT_GE(s.block_sort_keys, p.small_input_min_keys) << n;
     EXPECT_GE(s.group_capacity, p.small_input_min_keys) << n;
     EXPECT_LE(s.block_sort_keys, p.block_sort_keys) << n;
@@ -347,15 +349,15 @@ TEST(Plan, SizedForSmallInputs) {
         << n;
     EXPECT_NO_THROW(warpsort::make_plan(n, s)) << n;
   }
-  EXPECT_EQ(warpsort::sized_for(p, std::size_t{1} << 16).block_sort_keys, 2048);
-  EXPECT_EQ(warpsort::sized_for(p, std::size_t{1} << 16).group_capacity, 2048);
+  EXPECT_EQ(warpsort::sized_for(p, std::size_t{1} << 16, 4).block_sort_keys, 2048);
+  EXPECT_EQ(warpsort::sized_for(p, std::size_t{1} << 16, 4).group_capacity, 2048);
   warpsort::policy off = p;
   off.small_input_blocks = 0;
-  EXPECT_TRUE(same(warpsort::sized_for(off, 10), off));
+  EXPECT_TRUE(same(warpsort::sized_for(off, 10, 4), off));
   warpsort::policy tiny = p;  // already below the floor: left alone
   tiny.block_sort_keys = 256;
   tiny.merge_block_keys = 512;
-  const auto tiny_sized = warpsort::sized_for(tiny, 300);
+  const auto tiny_sized = warpsort::sized_for(tiny, 300, 4);
   EXPECT_EQ(tiny_sized.block_sort_keys, 256);
   EXPECT_EQ(tiny_sized.merge_block_keys, 512);
   EXPECT_EQ(tiny_sized.group_capacity, p.small_input_min_keys);
@@ -364,16 +366,58 @@ TEST(Plan, SizedForSmallInputs) {
   EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
 }
 
+// Version 5: small inputs run version 4 (its defaults for the key's width), mid-sized ones
+// oversample less, large ones run the policy as given; each rule can be switched off.
+TEST(Plan, SizedForVersion5) {
+  for (std::size_t bytes : {std::size_t{4}, std::size_t{8}}) {
+    const warpsort::policy p = warpsort::default_policy_for(bytes);
+    ASSERT_NE(p.oversampling, p.small_oversampling);  // else this test could not fail
+    const std::size_t v4_below = static_cast<std::size_t>(p.v4_below_blocks) * p.block_sort_keys;
+    const std::size_t small_below =
+        static_cast<std::size_t>(p.small_oversampling_blocks) * p.block_sort_keys;
+    ASSERT_LT(v4_below, small_below);
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, v4_below - 1}) {
+      const auto s = warpsort::sized_for(p, n, bytes);
+      EXPECT_EQ(s.variant, 4) << n;
+      const auto v4 = warpsort::sized_for(warpsort::v4_policy_for(bytes), n, bytes);
+      EXPECT_EQ(s.block_sort_keys, v4.block_sort_keys) << n;
+      EXPECT_EQ(s.group_capacity, v4.group_capacity) << n;
+      EXPECT_EQ(s.max_sequences, v4.max_sequences) << n;
+      EXPECT_EQ(s.oversampling, v4.oversampling) << n;
+      EXPECT_NO_THROW(warpsort::make_plan(n, s)) << n;
+    }
+    for (std::size_t n : {v4_below, small_below - 1}) {
+      const auto s = warpsort::sized_for(p, n, bytes);
+      EXPECT_EQ(s.variant, 5) << n;
+      EXPECT_EQ(s.oversampling, p.small_oversampling) << n;
+      EXPECT_EQ(s.block_sort_keys, p.block_sort_keys) << n;
+      EXPECT_EQ(s.group_capacity, p.group_capacity) << n;
+    }
+    for (std::size_t n : {small_below, std::size_t{1} << 34}) {
+      const auto s = warpsort::sized_for(p, n, bytes);
+      EXPECT_EQ(s.variant, 5) << n;
+      EXPECT_EQ(s.oversampling, p.oversampling) << n;
+    }
+    warpsort::policy off = p;
+    off.v4_below_blocks = 0;
+    off.small_oversampling_blocks = 0;
+    const auto s = warpsort::sized_for(off, 1000, bytes);
+    EXPECT_EQ(s.variant, 5);
+    EXPECT_EQ(s.oversampling, p.oversampling);
+    EXPECT_EQ(s.block_sort_keys, p.block_sort_keys);
+  }
+}
+
 // Inputs of few blocks (a block or two an SM) get more threads a block; from few_blocks blocks
 // on, the policy's own. Neither rule changes L or step 4's threads.
 TEST(Plan, SizedForFewBlocks) {
-  const warpsort::policy p = warpsort::default_policy<std::uint32_t>();
+  const warpsort::policy p = warpsort::v4_policy<std::uint32_t>();
   ASSERT_NE(p.few_blocks_threads, p.block_threads);  // else this test could not fail
   const std::size_t few = static_cast<std::size_t>(p.few_blocks) * p.block_sort_keys;
   for (std::size_t n : {few, few + 1, std::size_t{1} << 30})
-    EXPECT_EQ(warpsort::sized_for(p, n).block_threads, p.block_threads) << n;
+    EXPECT_EQ(warpsort::sized_for(p, n, 4).block_threads, p.block_threads) << n;
   for (std::size_t n : {std::size_t{0}, std::size_t{1000}, std::size_t{1} << 16, few - 1}) {
-    const auto s = warpsort::sized_for(p, n);
+    const auto s = warpsort::sized_for(p, n, 4);
     EXPECT_EQ(s.block_threads, p.few_blocks_threads) << n;
     EXPECT_EQ(s.max_sequences, p.max_sequences) << n;
     EXPECT_EQ(s.group_block_threads, p.group_block_threads) << n;
@@ -381,7 +425,7 @@ TEST(Plan, SizedForFewBlocks) {
   }
   warpsort::policy off = p;
   off.few_blocks = 0;
-  EXPECT_EQ(warpsort::sized_for(off, 1000).block_threads, off.block_threads);
+  EXPECT_EQ(warpsort::sized_for(off, 1000, 4).block_threads, off.block_threads);
   warpsort::policy bad = p;
   bad.few_blocks_threads = 100;
   EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
@@ -394,7 +438,7 @@ TEST(Plan, SizedForFewBlocks) {
 }
 
 TEST(Plan, ShapesAndBounds) {
-  const warpsort::policy p = warpsort::default_policy<std::uint32_t>();
+  const warpsort::policy p = warpsort::v4_policy<std::uint32_t>();
   EXPECT_EQ(warpsort::make_plan(0, p).sequences, 0u);
   const auto one = warpsort::make_plan(100, p);
   EXPECT_EQ(one.chunks, 1u);
@@ -432,8 +476,8 @@ TEST(Plan, OffsetsNearAndPast2e32) {
   for (auto [n, key_bytes] : {std::pair<std::size_t, std::size_t>{(std::size_t{1} << 32) + 12345, 4},
                               {(std::size_t{1} << 32) - 1, 4},
                               {(std::size_t{1} << 31) + 7, 8}}) {
-    const warpsort::policy p = key_bytes == 4 ? warpsort::default_policy<std::uint32_t>()
-                                              : warpsort::default_policy<std::uint64_t>();
+    const warpsort::policy p = key_bytes == 4 ? warpsort::v4_policy<std::uint32_t>()
+                                              : warpsort::v4_policy<std::uint64_t>();
     const auto plan = warpsort::make_plan(n, p);
     // step 1: the last block starts inside the input
     const std::size_t sort_blocks = ws::ceil_div(n, p.block_sort_keys);
@@ -495,4 +539,273 @@ TEST(FloatOrderBits, BijectiveAndOrderPreserving) {
   check_float_order_bits<float, warpsort::greater<float>, true>(2);
   check_float_order_bits<double, warpsort::less<double>, false>(3);
   check_float_order_bits<double, warpsort::greater<double>, true>(4);
+}
+
+// ---------------------------------------------------------------- version 5
+
+// A CPU model of merge_runs_in_place (thread_merge.cuh) built from the same index functions:
+// gapped runs (odd ones descending, sentinels in even runs' gaps and garbage elsewhere), every
+// item's merge path at both ends, its select load with filler, its network, its store. Any run
+// lengths (empty ones too), duplicates and keys equal to the sentinel must come out sorted,
+// and no read may leave the buffer.
+namespace {
+template <int E, int Gap>
+bool model_merge_levels(const std::vector<std::uint32_t>& in, const std::function<int(int, int)>& begin_at,
+                        int runs0, std::string& why) {
+  using Key = std::uint32_t;
+  constexpr Key sentinel = ~0u, garbage = 0u;  // garbage orders first: a stray read shows
+  const int count = begin_at(0, runs0);
+  std::vector<Key> mem(static_cast<std::size_t>(count + runs0 * Gap), garbage);
+  for (int r = 0; r < runs0; ++r) {
+    const int b = begin_at(0, r), e = begin_at(0, r + 1);
+    std::vector<Key> run(in.begin() + b, in.begin() + e);
+    std::sort(run.begin(), run.end());
+    if (r % 2) std::reverse(run.begin(), run.end());
+    std::copy(run.begin(), run.end(), mem.begin() + ws::gapped_offset(b, r, Gap));
+    if (r % 2 == 0) std::fill_n(mem.begin() + ws::gapped_offset(e, r, Gap), Gap, sentinel);
+  }
+  constexpr int per_item = E - 1;
+  for (int level = 0, runs = runs0; runs > 1; ++level, runs = (runs + 1) / 2) {
+    const auto start = [&](int r) { return begin_at(level, r < runs ? r : runs); };
+    const int pairs = (runs + 1) / 2;
+    struct item { int out, len, d; bool descending; std::vector<Key> v; };
+    std::vector<item> items;
+    for (int q = 0; q < pairs; ++q) {
+      const int a_begin = start(2 * q), b_begin = start(2 * q + 1);
+      const int len_a = b_begin - a_begin, len_b = start(2 * q + 2) - b_begin;
+      const Key* a = mem.data() + ws::gapped_offset(a_begin, 2 * q, Gap);
+      const Key* b = mem.data() + ws::gapped_offset(b_begin, 2 * q + 1, Gap);
+      const auto path = [&](int d) { return ws::merge_path_b_descending(a, len_a, b, len_b, d, std::less<Key>{}); };
+      for (int k = 0; k < ws::items_in(len_a + len_b, per_item); ++k) {
+        const int d = k * per_item, count = std::min(per_item, len_a + len_b - d);
+        const int a0 = path(d), a1 = d + per_item >= len_a + len_b ? len_a : path(d + per_item);
+        std::vector<Key> A(a, a + len_a), B(b, b + len_b);
+        std::reverse(B.begin(), B.end());
+        if (static_cast<std::size_t>(a0) != ws::merge_path(A.data(), A.size(), B.data(), B.size(),
+                                                            static_cast<std::size_t>(d), std::less<Key>{})) {
+          why = "merge path";
+          return false;
+        }
+        const ws::item_share it = ws::item_share_of(d, count, a0, a1);
+        std::vector<Key> v(E);
+        for (int s = 0; s < E; ++s) {
+          const Key* p = ws::slot_from_a(s, E, it.nb()) ? a + ws::slot_offset_in_a(s, it.a0)
+                                                       : b + ws::slot_offset_in_b(s, E, len_b, it.b0);
+          if (p < mem.data() || p >= mem.data() + mem.size()) {
+            why = "read outside the buffer";
+            return false;
+          }
+          v[s] = *p;
+        }
+        for (int j = E / 2; j >= 1; j /= 2)
+          for (int s = 0; s < E; ++s)
+            if ((s & j) == 0 && v[s] > v[s + j]) std::swap(v[s], v[s + j]);
+        if (!std::is_sorted(v.begin(), v.end())) {
+          why = "the loaded slots were not bitonic";
+          return false;
+        }
+        items.push_back({ws::gapped_offset(a_begin, q, Gap), len_a + len_b, d, q % 2 == 1, v});
+      }
+    }
+    if (static_cast<int>(items.size()) > ws::items_bound(count, runs, per_item)) {
+      why = "more items than items_bound";
+      return false;
+    }
+    for (const item& it : items)
+      for (int s = 0; s < std::min(per_item, it.len - it.d); ++s)
+        mem[it.descending ? it.out + it.len - 1 - it.d - s : it.out + it.d + s] = it.v[s];
+    if (pairs > 1)
+      for (int r = 0; r < pairs; r += 2)
+        std::fill_n(mem.begin() + ws::gapped_offset(start(2 * r + 2), r, Gap), Gap, sentinel);
+  }
+  std::vector<Key> expect = in;
+  std::sort(expect.begin(), expect.end());
+  if (!std::equal(expect.begin(), expect.end(), mem.begin())) {
+    why = "not sorted";
+    return false;
+  }
+  return true;
+}
+}  // namespace
+
+TEST(ThreadMerge, LevelModelSortsAnyRuns) {
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int count = 1 + static_cast<int>(rng() % 9000);
+    std::vector<std::uint32_t> in(static_cast<std::size_t>(count));
+    const int shape = trial % 4;
+    for (auto& k : in)
+      k = shape == 0 ? static_cast<std::uint32_t>(rng())
+          : shape == 1 ? static_cast<std::uint32_t>(rng() % 3)
+          : shape == 2 ? ~0u - static_cast<std::uint32_t>(rng() % 2)  // sentinel-valued keys
+                       : static_cast<std::uint32_t>(rng() % 1000);
+    std::string why;
+    const auto equal = [&](int level, int r) {
+      return static_cast<int>(std::min<long>(static_cast<long>(r) * (1024L << level), count));
+    };
+    const int runs = (count + 1023) / 1024;
+    EXPECT_TRUE((model_merge_levels<32, 31>(in, equal, runs, why))) << "equal runs, " << why << ", n=" << count;
+    EXPECT_TRUE((model_merge_levels<16, 15>(in, equal, runs, why))) << "E=16, " << why << ", n=" << count;
+    const int pieces = 1 + static_cast<int>(rng() % 64);  // step 4: pieces of any size, empty too
+    std::vector<int> offsets(static_cast<std::size_t>(pieces) + 1, 0);
+    for (int i = 1; i < pieces; ++i) offsets[i] = static_cast<int>(rng() % (count + 1));
+    offsets[pieces] = count;
+    std::sort(offsets.begin(), offsets.end());
+    if (trial % 5 == 0) std::fill(offsets.begin() + 1, offsets.end() - 1, offsets[1]);
+    const auto table = [&](int level, int r) {
+      return offsets[std::min<long>(static_cast<long>(r) << level, pieces)];
+    };
+    EXPECT_TRUE((model_merge_levels<32, 31>(in, table, pieces, why))) << "pieces, " << why << ", n=" << count;
+  }
+}
+
+TEST(ThreadMerge, ItemsAndBlockShapes) {
+  for (int len : {0, 1, 30, 31, 32, 1000}) EXPECT_EQ(ws::items_in(len, 31), (len + 30) / 31);
+  EXPECT_EQ(ws::thread_merge_keys<std::uint32_t>(), 32);
+  EXPECT_EQ(ws::thread_merge_keys<std::uint64_t>(), 16);
+  EXPECT_GE(ws::run_gap<std::uint32_t>(), ws::thread_merge_keys<std::uint32_t>() - 1);
+  struct twelve { char b[12]; };
+  EXPECT_GE(ws::run_gap<twelve>(), ws::thread_merge_keys<twelve>() - 1);
+  EXPECT_EQ(ws::run_gap<twelve>() * sizeof(twelve) % 16, 0u);
+  for (int keys : {1024, 4096, 8192, 16384}) {
+    const auto shape = ws::sort_blocks_shape<std::uint32_t>(keys);
+    const int runs = keys / ws::warp_run_keys<std::uint32_t>();
+    EXPECT_GE(shape.threads, ws::items_bound(keys, runs, 31));
+    EXPECT_EQ(shape.threads % 32, 0);
+    EXPECT_GE(shape.threads / 32, runs);  // a warp for every run of step 1
+    EXPECT_GE(shape.tables_at, static_cast<std::size_t>(keys + runs * 32) * 4);
+    EXPECT_EQ(shape.tables_at % 16, 0u);
+  }
+  // the chunk swizzle is a permutation of every 64 chunks
+  std::set<int> seen;
+  for (int c = 0; c < 64; ++c) seen.insert(ws::staged_chunk(c));
+  EXPECT_EQ(seen.size(), 64u);
+  EXPECT_EQ(*seen.rbegin(), 63);
+}
+
+TEST(ThreadMerge, HighBitOf) {
+  EXPECT_EQ(ws::high_bit_of(0), 0);
+  EXPECT_EQ(ws::high_bit_of(-3), 0);
+  EXPECT_EQ(ws::high_bit_of(1), 1);
+  EXPECT_EQ(ws::high_bit_of(7), 4);
+  EXPECT_EQ(ws::high_bit_of(8), 8);
+  EXPECT_EQ(ws::high_bit_of(0x7fffffff), 0x40000000);
+}
+
+// Version 5's plan: rounds whose sets multiply up to step 1's sequences, at most max_sequences
+// a set, every sample stride keeping (K + k) s within the group capacity, the last round one set.
+TEST(Plan, RoundsV5) {
+  for (std::size_t key_bytes : {4, 8}) {
+    const warpsort::policy base = warpsort::default_policy_for(key_bytes);
+    for (int k : {2, 5, 32, 64})
+      for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{8192}, std::size_t{8193},
+                            std::size_t{1} << 20, (std::size_t{1} << 24) + 1, std::size_t{1} << 28,
+                            (std::size_t{1} << 32) + 12345}) {
+        warpsort::policy p = base;
+        p.max_sequences = k;
+        const auto plan = warpsort::make_plan(n, p);
+        std::size_t seq_keys = static_cast<std::size_t>(p.block_sort_keys);
+        std::size_t sequences = ws::ceil_div(n, seq_keys);
+        EXPECT_EQ(plan.round_count == 0, sequences == 1) << n;
+        for (int r = 0; r < plan.round_count; ++r) {
+          const warpsort::merge_round& m = plan.rounds[r];
+          EXPECT_EQ(m.sequence_keys, seq_keys);
+          EXPECT_EQ(m.sequences, sequences);
+          EXPECT_LE(m.set_sequences, static_cast<std::size_t>(k));
+          EXPECT_GE(m.set_sequences, 2u);
+          EXPECT_EQ(m.sets, ws::ceil_div(sequences, m.set_sequences));
+          EXPECT_LE((p.oversampling + m.set_sequences) * m.sample_stride, static_cast<std::size_t>(p.group_capacity));
+          const ws::round_shape shape = ws::shape_of(n, m, p);
+          std::size_t samples = 0, groups = 0;
+          for (std::size_t set = 0; set < m.sets; ++set) {
+            samples += shape.samples_of(set);
+            EXPECT_EQ(shape.first_group(set), groups);
+            for (std::size_t g = 0; g < shape.groups_of(set); ++g) EXPECT_EQ(shape.set_of_group(groups + g), set);
+            for (std::size_t u = 0; u + 1 < shape.groups_of(set); ++u)
+              EXPECT_EQ(shape.set_of_splitter(groups - set + u), set);
+            groups += shape.groups_of(set);
+            EXPECT_EQ(shape.groups_of(set), std::max<std::size_t>(1, ws::ceil_div(shape.samples_of(set), p.oversampling)));
+          }
+          EXPECT_EQ(groups, m.groups);
+          EXPECT_EQ(m.ranks_on_chip, m.set_samples <= warpsort::merge_round::max_ranked_set_samples && samples * m.set_sequences <=
+                                                                   static_cast<std::size_t>(p.max_ranked_samples));
+          EXPECT_EQ(samples, (m.sequences - 1) * ws::samples_in(seq_keys, m.sample_stride) +
+                                 ws::samples_in(n - (m.sequences - 1) * seq_keys, m.sample_stride));
+          seq_keys *= m.set_sequences;
+          sequences = m.sets;
+        }
+        EXPECT_EQ(sequences, 1u) << "n=" << n << " k=" << k;
+      }
+  }
+  warpsort::policy bad = warpsort::default_policy<std::uint32_t>();
+  bad.block_sort_keys = 512;
+  EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
+  bad = warpsort::default_policy<std::uint32_t>();
+  bad.max_sequences = 65;
+  EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
+  bad.variant = 3;
+  EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
+}
+
+// A CPU model of version 5's step 3 on one round: each set's samples ordered by (key, sequence,
+// position), every K-th a splitter, every sequence of the set cut at it (cut_sequence): groups
+// ordered and never over (K + k) s keys, on the distributions that break value splitters.
+TEST(IndexMath, SetSplittingModelIsBoundedAndOrdered) {
+  using Key = std::uint32_t;
+  std::mt19937_64 rng(11);
+  for (int k : {2, 7, 32})
+    for (int shape = 0; shape < 4; ++shape)
+      for (std::size_t n : {std::size_t{5000}, std::size_t{100000}, std::size_t{333333}}) {
+        warpsort::policy p = warpsort::default_policy<Key>();
+        p.block_sort_keys = 1024;
+        p.group_capacity = 2048;
+        p.oversampling = 16;
+        p.max_sequences = k;
+        const auto plan = warpsort::make_plan(n, p);
+        ASSERT_GE(plan.round_count, 1);
+        const warpsort::merge_round& m = plan.rounds[0];
+        const ws::round_shape r = ws::shape_of(n, m, p);
+        std::vector<Key> keys(n);
+        for (auto& x : keys)
+          x = shape == 0 ? static_cast<Key>(rng()) : shape == 1 ? 7u : shape == 2 ? static_cast<Key>(rng() % 4) : 0u;
+        if (shape == 3) std::iota(keys.begin(), keys.end(), 0u);  // sorted: one sequence owns every group
+        for (std::size_t b = 0; b < n; b += m.sequence_keys)
+          std::sort(keys.begin() + b, keys.begin() + std::min(n, b + m.sequence_keys));
+        for (std::size_t set = 0; set < m.sets; ++set) {
+          struct sample { Key key; std::size_t seq, index; };
+          std::vector<sample> samples;
+          const std::size_t first = set * m.set_sequences;
+          for (std::size_t i = 0; i < r.sequences_in(set); ++i)
+            for (std::size_t t = 0; t < ws::samples_in(r.sequence_keys(first + i), m.sample_stride); ++t)
+              samples.push_back({keys[(first + i) * m.sequence_keys + (t + 1) * m.sample_stride - 1], first + i, t});
+          ASSERT_EQ(samples.size(), r.samples_of(set));
+          std::stable_sort(samples.begin(), samples.end(), [](const sample& a, const sample& b) { return a.key < b.key; });
+          std::vector<std::size_t> prev(r.sequences_in(set), 0);
+          std::size_t total = 0;
+          for (std::size_t g = 0; g < r.groups_of(set); ++g) {
+            std::vector<std::size_t> cut(r.sequences_in(set));
+            for (std::size_t i = 0; i < cut.size(); ++i) {
+              const Key* seq = keys.data() + (first + i) * m.sequence_keys;
+              const std::size_t len = r.sequence_keys(first + i);
+              if (g + 1 == r.groups_of(set)) {
+                cut[i] = len;
+              } else {
+                const sample& s = samples[ws::splitter_rank(g, p.oversampling)];
+                cut[i] = ws::cut_sequence(seq, len, first + i, s.seq, (s.index + 1) * m.sample_stride - 1, s.key, std::less<Key>{});
+              }
+            }
+            std::size_t size = 0;
+            for (std::size_t i = 0; i < cut.size(); ++i) {
+              ASSERT_GE(cut[i], prev[i]);
+              size += cut[i] - prev[i];
+            }
+            ASSERT_LE(size, (p.oversampling + m.set_sequences) * m.sample_stride) << "k=" << k << " shape " << shape << " n=" << n;
+            total += size;
+            prev = cut;
+          }
+          std::size_t set_keys = 0;
+          for (std::size_t i = 0; i < r.sequences_in(set); ++i) set_keys += r.sequence_keys(first + i);
+          ASSERT_EQ(total, set_keys);
+        }
+      }
 }

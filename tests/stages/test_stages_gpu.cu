@@ -50,12 +50,46 @@ std::vector<Key> run_steps_1_2(const std::vector<Key>& input, const warpsort::po
   return to_host(result.get(), n);
 }
 
-/// Small on-chip sizes, so that small inputs still make many sequences and rounds.
+/// Version 4, small on-chip sizes, so that small inputs still make many sequences and rounds.
 warpsort::policy small_blocks(int block_sort_keys = 256, int merge_block_keys = 256) {
-  warpsort::policy p;
+  warpsort::policy p = warpsort::v4_policy<Key>();
   p.block_sort_keys = block_sort_keys;
   p.merge_block_keys = merge_block_keys;
   return p;
+}
+
+/// Version 5 with small on-chip sizes.
+warpsort::policy small_v5(int block_sort_keys = 1024, int group_capacity = 2048) {
+  warpsort::policy p = warpsort::default_policy<Key>();
+  p.block_sort_keys = block_sort_keys;
+  p.group_capacity = group_capacity;
+  return p;
+}
+
+/// Version 5's step 1 and its first round's step 3 on `input`: the sorted sequences and the
+/// split (cuts and group offsets, copied to the host).
+struct v5_split {
+  warpsort::merge_round round;
+  std::vector<Key> sequences;
+  std::vector<std::size_t> cuts, offsets;
+};
+v5_split run_v5_split(const std::vector<Key>& input, const warpsort::policy& p, bool on_chip,
+                      warpsort::detail::device_buffer<Key>& seqs) {
+  const std::size_t n = input.size();
+  const auto plan = warpsort::make_plan(n, p);
+  v5_split out;
+  out.round = plan.rounds[0];
+  out.round.ranks_on_chip = on_chip && out.round.set_samples <= warpsort::merge_round::max_ranked_set_samples;
+  auto in = to_device(input);
+  seqs = poisoned<Key>(n);
+  ws::sort_chunks(in.get(), seqs.get(), n, Comp{}, p, 0);
+  out.sequences = to_host(seqs.get(), n);
+  const std::size_t bytes = ws::split_sets_temp_bytes<Key, Comp>(n, out.round);
+  auto temp = poisoned<unsigned char>(bytes);
+  const auto layout = ws::split_sets(seqs.get(), n, out.round, temp.get(), bytes, Comp{}, p, 0);
+  out.cuts = to_host(layout.cuts, out.round.groups * out.round.set_sequences);
+  out.offsets = to_host(layout.group_offsets, out.round.groups + 1);
+  return out;
 }
 
 }  // namespace
@@ -204,5 +238,123 @@ TEST(Step4MergeGroups, OutputEqualsThrustSort) {
         auto in = to_device(input);
         const auto report = warpsort::validate_against_references(in.get(), out.get(), n, Comp{});
         ASSERT_TRUE(report.ok) << dist << " n=" << n << " L=" << L << ": " << report.message();
+      }
+}
+
+// ---------------------------------------------------------------- version 5
+
+TEST(Step1SortBlocksV5, EveryBlockSortedAndAPermutation) {
+  WARPSORT_REQUIRE_GPU();
+  for (int block_keys : {1024, 2048, warpsort::default_policy<Key>().block_sort_keys, 16384})
+    for (const auto& dist : test_distributions())
+      for (std::size_t n : kStageSizes) {
+        const warpsort::policy p = small_v5(block_keys);
+        const auto input = make_keys(dist, n, n + 2);
+        const auto expect = sort_ranges(input, block_keys);
+        auto in = to_device(input);
+        auto out = poisoned<Key>(n);
+        ws::sort_chunks(in.get(), out.get(), n, Comp{}, p, 0);
+        ASSERT_EQ(to_host(out.get(), n), expect) << dist << " n=" << n << " block=" << block_keys;
+        ws::sort_chunks(in.get(), in.get(), n, Comp{}, p, 0);  // in place
+        ASSERT_EQ(to_host(in.get(), n), expect) << dist << " n=" << n << " in place";
+      }
+}
+
+TEST(Step1SortBlocksV5, UnalignedInput) {
+  WARPSORT_REQUIRE_GPU();
+  const auto input = make_keys("uniform", 5001, 9);
+  auto in = to_device(input);
+  auto out = poisoned<Key>(5001);
+  ws::sort_chunks(in.get() + 1, out.get() + 1, 5000, Comp{}, small_v5(), 0);
+  auto got = to_host(out.get(), 5001);
+  std::vector<Key> expect(input.begin() + 1, input.end());
+  expect = sort_ranges(expect, 1024);
+  ASSERT_EQ(std::vector<Key>(got.begin() + 1, got.end()), expect);
+}
+
+// Every set's groups: ordered, within the sampling bound, sizes that sum to the offsets, and
+// the cuts those of a host model (the samples of each set stably sorted by key, every K-th a
+// splitter, cut_sequence); for uint32 keys the samples sort by radix, for the descending order
+// and int32 as well (complemented, signed), which the other tests of the pipeline cover.
+TEST(Step3SplitSets, GroupsOrderedBoundedAndAsTheModelSays) {
+  WARPSORT_REQUIRE_GPU();
+  for (int k : {2, 8, 32, 64})
+    for (const auto& dist : test_distributions())
+      for (std::size_t n : capped({3000, 65537, 1299709, std::size_t{1} << 22})) {
+        warpsort::policy p = small_v5();
+        p.max_sequences = k;
+        warpsort::detail::device_buffer<Key> seqs;
+        const auto input = make_keys(dist, n, 7 * n + k);
+        const v5_split split = run_v5_split(input, p, false, seqs);
+        const v5_split ranked = run_v5_split(input, p, true, seqs);
+        ASSERT_EQ(ranked.offsets, split.offsets) << dist << " n=" << n << " k=" << k << ": ranked vs sorted";
+        ASSERT_EQ(ranked.cuts.size(), split.cuts.size());
+        const warpsort::merge_round& m = split.round;
+        ASSERT_GT(m.sets, 0u);
+        const ws::round_shape r = ws::shape_of(n, m, p);
+        const auto& seq = split.sequences;
+        ASSERT_EQ(split.offsets.back(), n);
+        for (std::size_t set = 0; set < m.sets; ++set) {
+          const std::size_t g0 = r.first_group(set), groups = r.groups_of(set);
+          const std::size_t first = set * m.set_sequences;
+          ASSERT_EQ(split.offsets[g0], r.set_begin(set));
+          struct sample { Key key; std::size_t seq, pos; };
+          std::vector<sample> samples;
+          for (std::size_t i = 0; i < r.sequences_in(set); ++i)
+            for (std::size_t t = 0; t < ws::samples_in(r.sequence_keys(first + i), m.sample_stride); ++t) {
+              const std::size_t pos = (t + 1) * m.sample_stride - 1;
+              samples.push_back({seq[(first + i) * m.sequence_keys + pos], first + i, pos});
+            }
+          std::stable_sort(samples.begin(), samples.end(), [](const sample& a, const sample& b) { return a.key < b.key; });
+          for (std::size_t j = 0; j < groups; ++j) {
+            const std::size_t g = g0 + j;
+            std::size_t size = 0;
+            Key max_j = 0, min_next = ~0u;
+            for (std::size_t i = 0; i < r.sequences_in(set); ++i) {
+              const std::size_t q = first + i, at = q * m.sequence_keys;
+              const std::size_t lo = j == 0 ? 0 : split.cuts[(g - 1) * m.set_sequences + i];
+              const std::size_t hi = j + 1 == groups ? r.sequence_keys(q) : split.cuts[g * m.set_sequences + i];
+              if (j + 1 < groups) {
+                ASSERT_EQ(hi, ranked.cuts[g * m.set_sequences + i]);
+                const sample& s = samples[ws::splitter_rank(j, p.oversampling)];
+                ASSERT_EQ(hi, ws::cut_sequence(seq.data() + at, r.sequence_keys(q), q, s.seq, s.pos, s.key, Comp{}))
+                    << dist << " n=" << n << " k=" << k << " group " << g << " sequence " << i;
+              }
+              ASSERT_LE(lo, hi);
+              size += hi - lo;
+              if (hi > lo) max_j = std::max(max_j, seq[at + hi - 1]);
+              if (j + 1 < groups) {
+                const std::size_t hi2 = j + 2 == groups ? r.sequence_keys(q) : split.cuts[(g + 1) * m.set_sequences + i];
+                if (hi2 > hi) min_next = std::min(min_next, seq[at + hi]);
+              }
+            }
+            ASSERT_EQ(size, split.offsets[g + 1] - split.offsets[g]) << "group " << g;
+            ASSERT_LE(size, (p.oversampling + m.set_sequences) * m.sample_stride)
+                << dist << " n=" << n << " k=" << k << " group " << g;
+            ASSERT_LE(size, static_cast<std::size_t>(p.group_capacity));
+            if (j + 1 < groups) ASSERT_LE(max_j, min_next) << dist << " n=" << n << " group " << g;
+          }
+        }
+      }
+}
+
+// A round: every set becomes one sorted sequence holding exactly its keys.
+TEST(Step4MergeSets, EverySetSortedAndAPermutation) {
+  WARPSORT_REQUIRE_GPU();
+  for (int k : {2, 3, 32, 64})
+    for (const auto& dist : test_distributions())
+      for (std::size_t n : capped({1500, 4097, 65537, 1299709})) {
+        warpsort::policy p = small_v5();
+        p.max_sequences = k;
+        warpsort::detail::device_buffer<Key> seqs;
+        const auto input = make_keys(dist, n, 11 * n + k);
+        const v5_split split = run_v5_split(input, p, k % 2 == 0, seqs);
+        const std::size_t bytes = ws::split_sets_temp_bytes<Key, Comp>(n, split.round);
+        warpsort::detail::device_buffer<unsigned char> temp(bytes);
+        const auto layout = ws::split_sets(seqs.get(), n, split.round, temp.get(), bytes, Comp{}, p, 0);
+        auto out = poisoned<Key>(n);
+        ws::merge_sets(seqs.get(), out.get(), n, split.round, layout, Comp{}, p, 0);
+        ASSERT_EQ(to_host(out.get(), n), sort_ranges(input, split.round.set_keys()))
+            << dist << " n=" << n << " k=" << k;
       }
 }

@@ -47,7 +47,6 @@ void check_policy(const policy& p) {
 
 }  // namespace
 
-
 merge_round plan_round(std::size_t n, std::size_t seq_keys, std::size_t set_sequences,
                        const policy& p) {
   merge_round m;
@@ -69,12 +68,11 @@ merge_round plan_round(std::size_t n, std::size_t seq_keys, std::size_t set_sequ
   m.last_set_groups = groups_of(last_set_samples);
   m.groups = (m.sets - 1) * m.set_groups + m.last_set_groups;
   // ranking costs (samples x k) searches, sorting a few launches: rank small rounds
-  const std::size_t samples = (sequences - 1) * per_sequence + stages::samples_in(last_keys, m.sample_stride);
+  const std::size_t samples = (m.sets - 1) * m.set_samples + last_set_samples;
   m.ranks_on_chip = m.set_samples <= merge_round::max_ranked_set_samples &&
                     samples * m.set_sequences <= static_cast<std::size_t>(p.max_ranked_samples);
   return m;
 }
-
 
 /// Version 5's rounds: the bits of the number of step 1's sequences spread as evenly as they go
 /// over as few rounds as keep every set at most max_sequences sequences.

@@ -70,12 +70,16 @@ struct policy {
   /// Inputs of fewer than this many blocks of block_sort_keys run version 4 with its defaults
   /// for the key's width (v4_policy_for): there a round's launches cost more than version 4's
   /// (measured, docs/performance.md). 0: never.
-  int v4_below_blocks = 64;
+  int v4_below_blocks = 16;
   /// Inputs of fewer than this many blocks of block_sort_keys oversample by small_oversampling
   /// instead of oversampling: a round's samples are ranked on chip there, at a cost that grows
   /// with their number, while above, sorted samples cost little and larger groups pay.
   int small_oversampling_blocks = 8192;
   int small_oversampling = 32;
+  /// Inputs of at most this many blocks of block_sort_keys (at most 64) merge step 1's
+  /// sequences in one round of up to that many: there a round's launches and pass cost more
+  /// than the level a larger set adds (measured, docs/performance.md). 0: never.
+  int one_round_blocks = 64;
 };
 
 /// Largest power of two <= x (x >= 1).
@@ -124,7 +128,8 @@ constexpr policy v4_policy() {
 /// The policy a sort of n keys of key_bytes bytes runs with: `p`, adjusted for the input's size.
 /// Version 5: below p.v4_below_blocks blocks of p.block_sort_keys, version 4's defaults for the
 /// key's width (then adjusted as version 4's); below p.small_oversampling_blocks blocks,
-/// oversampling p.small_oversampling. Version 4: inputs of few blocks (fewer than p.few_blocks
+/// oversampling p.small_oversampling; at most p.one_round_blocks blocks, one round (k up to
+/// p.one_round_blocks). Version 4: inputs of few blocks (fewer than p.few_blocks
 /// blocks of p.block_sort_keys) get p.few_blocks_threads threads a block, and small inputs
 /// (fewer than p.small_input_blocks blocks) on-chip blocks halved until n fills that many,
 /// never below p.small_input_min_keys, never grown.
@@ -135,6 +140,9 @@ constexpr policy sized_for(policy p, std::size_t n, std::size_t key_bytes) {
   if (p.variant == 5) {
     if (!below(p.v4_below_blocks, p.block_sort_keys)) {
       if (below(p.small_oversampling_blocks, p.block_sort_keys)) p.oversampling = p.small_oversampling;
+      const bool one_round = n <= static_cast<std::size_t>(p.one_round_blocks) *
+                                      static_cast<std::size_t>(p.block_sort_keys);
+      if (one_round && p.max_sequences < p.one_round_blocks) p.max_sequences = p.one_round_blocks;
       return p;
     }
     p = v4_policy_for(key_bytes);

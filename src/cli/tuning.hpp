@@ -18,7 +18,7 @@ struct policy_field {
   const char* name;
   int policy::*member;
 };
-inline constexpr std::array<policy_field, 17> policy_fields{{
+inline constexpr std::array<policy_field, 18> policy_fields{{
     {"variant", &policy::variant},
     {"block_threads", &policy::block_threads},
     {"block_sort_keys", &policy::block_sort_keys},
@@ -36,6 +36,7 @@ inline constexpr std::array<policy_field, 17> policy_fields{{
     {"v4_below_blocks", &policy::v4_below_blocks},
     {"small_oversampling_blocks", &policy::small_oversampling_blocks},
     {"small_oversampling", &policy::small_oversampling},
+    {"one_round_blocks", &policy::one_round_blocks},
 }};
 
 /// Applies "field=value,..." to p, in order; "preset=v4" or "preset=v5" first resets every

@@ -42,6 +42,8 @@ void check_policy(const policy& p) {
   if (p.variant == 5) {
     if (p.block_sort_keys < 1024) fail("block_sort_keys must be at least 1024 (a warp's run)");
     if (p.max_sequences > 64) fail("max_sequences must be at most 64 (version 5's groups merge on chip)");
+    if (p.one_round_blocks < 0 || p.one_round_blocks > 64)
+      fail("one_round_blocks must be in [0, 64] (it sets max_sequences for small inputs)");
   }
 }
 

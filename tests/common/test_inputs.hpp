@@ -36,6 +36,8 @@ inline std::vector<std::size_t> pipeline_sizes() {
     const std::size_t p = std::size_t{1} << k;
     sizes.insert(sizes.end(), {p - 1, p, p + 1});
   }
+  // 64 step-1 blocks of 16-, 8- and 4-byte items: version 5's one round of k = 64
+  for (int k : {17, 18, 19}) sizes.push_back(std::size_t{1} << k);
   sizes.insert(sizes.end(), {7919, 104729, 1299709, std::size_t{1} << 24});
   return capped(sizes);
 }

@@ -386,12 +386,18 @@ TEST(Plan, SizedForVersion5) {
       EXPECT_EQ(s.oversampling, v4.oversampling) << n;
       EXPECT_NO_THROW(warpsort::make_plan(n, s)) << n;
     }
-    for (std::size_t n : {v4_below, small_below - 1}) {
+    const std::size_t one_round_max = static_cast<std::size_t>(p.one_round_blocks) * p.block_sort_keys;
+    ASSERT_GE(one_round_max, v4_below);  // else no input would take the one-round rule
+    ASSERT_LT(p.max_sequences, p.one_round_blocks);
+    for (std::size_t n : {v4_below, one_round_max, one_round_max + 1, small_below - 1}) {
       const auto s = warpsort::sized_for(p, n, bytes);
       EXPECT_EQ(s.variant, 5) << n;
       EXPECT_EQ(s.oversampling, p.small_oversampling) << n;
       EXPECT_EQ(s.block_sort_keys, p.block_sort_keys) << n;
       EXPECT_EQ(s.group_capacity, p.group_capacity) << n;
+      const bool one_round = n <= one_round_max;
+      EXPECT_EQ(s.max_sequences, one_round ? p.one_round_blocks : p.max_sequences) << n;
+      EXPECT_EQ(warpsort::make_plan(n, s).round_count == 1, one_round) << n;
     }
     for (std::size_t n : {small_below, std::size_t{1} << 34}) {
       const auto s = warpsort::sized_for(p, n, bytes);
@@ -401,10 +407,15 @@ TEST(Plan, SizedForVersion5) {
     warpsort::policy off = p;
     off.v4_below_blocks = 0;
     off.small_oversampling_blocks = 0;
+    off.one_round_blocks = 0;
     const auto s = warpsort::sized_for(off, 1000, bytes);
     EXPECT_EQ(s.variant, 5);
     EXPECT_EQ(s.oversampling, p.oversampling);
     EXPECT_EQ(s.block_sort_keys, p.block_sort_keys);
+    EXPECT_EQ(s.max_sequences, p.max_sequences);
+    warpsort::policy bad = p;
+    bad.one_round_blocks = 65;
+    EXPECT_THROW(warpsort::make_plan(1000, bad), warpsort::input_error);
   }
 }
 
@@ -690,6 +701,29 @@ TEST(ThreadMerge, HighBitOf) {
   EXPECT_EQ(ws::high_bit_of(7), 4);
   EXPECT_EQ(ws::high_bit_of(8), 8);
   EXPECT_EQ(ws::high_bit_of(0x7fffffff), 0x40000000);
+}
+
+// Merge path with B stored descending, over spans of every size a block holds and beyond,
+// equal keys too: the same answer as merge_path on B ascending.
+TEST(ThreadMerge, MergePathBDescendingMatchesMergePath) {
+  std::mt19937_64 rng(17);
+  for (int len : {0, 1, 5, 15, 16, 17, 255, 256, 4095, 4097, 65535, 65537, 300000}) {
+    for (int spread : {3, 1 << 30}) {
+      const auto a = sorted_keys(static_cast<std::size_t>(len), spread, rng);
+      const auto b = sorted_keys(static_cast<std::size_t>(len / 2 + rng() % 9), spread, rng);
+      const std::vector<std::uint32_t> b_desc(b.rbegin(), b.rend());
+      const int na = static_cast<int>(a.size()), nb = static_cast<int>(b.size());
+      for (int t = 0; t < 64; ++t) {
+        const int d = t == 0 ? na + nb : static_cast<int>(rng() % static_cast<unsigned>(na + nb + 1));
+        const std::size_t want = ws::merge_path(a.data(), a.size(), b.data(), b.size(),
+                                                static_cast<std::size_t>(d), std::less<>());
+        EXPECT_EQ(static_cast<std::size_t>(ws::merge_path_b_descending(a.begin(), na, b_desc.begin(),
+                                                                       nb, d, std::less<>())),
+                  want)
+            << "len " << len << " d " << d;
+      }
+    }
+  }
 }
 
 // Version 5's plan: rounds whose sets multiply up to step 1's sequences, at most max_sequences

@@ -42,6 +42,7 @@ struct merge_round {
   std::size_t sets = 0;            // sets: the output sequences
   std::size_t sample_stride = 0;   // s: every s-th key of a sequence is sampled
   std::size_t set_samples = 0;     // samples of a whole set (the last set may have fewer)
+  std::size_t samples = 0;         // samples of all sets
   std::size_t set_groups = 0;      // groups of every set but the last
   std::size_t last_set_groups = 0;
   std::size_t groups = 0;          // groups of all sets

@@ -132,7 +132,7 @@ int run_components(const components_options& o) {
   std::vector<double> levels, merge;
   for (std::size_t k : {2, 4, 8, 16, 32, 64}) {
     const merge_round m = round_of(n, static_cast<std::size_t>(p.block_sort_keys), k, p);
-    const std::size_t bytes = stages::split_sets_temp_bytes<Key, Comp>(n, m);
+    const std::size_t bytes = stages::split_sets_temp_bytes<Key, Comp>(m);
     detail::device_buffer<unsigned char> temp(bytes);
     stages::split_layout layout;
     const float split_ms = t.median([&] {

@@ -39,7 +39,7 @@ pipeline_storage carve(stages::temp_carver& c, const sort_plan& plan, const poli
                       : 0;
   for (int r = 0; r < plan.round_count; ++r)  // version 5: the rounds reuse one split storage
     s.split_bytes = std::max(s.split_bytes,
-                             stages::split_sets_temp_bytes<Key, Comp>(plan.n, plan.rounds[r]));
+                             stages::split_sets_temp_bytes<Key, Comp>(plan.rounds[r]));
   s.split_temp = c.take_bytes(s.split_bytes);
   return s;
 }

@@ -69,10 +69,10 @@ merge_round plan_round(std::size_t n, std::size_t seq_keys, std::size_t set_sequ
   m.set_groups = groups_of(m.set_samples);
   m.last_set_groups = groups_of(last_set_samples);
   m.groups = (m.sets - 1) * m.set_groups + m.last_set_groups;
+  m.samples = (m.sets - 1) * m.set_samples + last_set_samples;
   // ranking costs (samples x k) searches, sorting a few launches: rank small rounds
-  const std::size_t samples = (m.sets - 1) * m.set_samples + last_set_samples;
   m.ranks_on_chip = m.set_samples <= merge_round::max_ranked_set_samples &&
-                    samples * m.set_sequences <= static_cast<std::size_t>(p.max_ranked_samples);
+                    m.samples * m.set_sequences <= static_cast<std::size_t>(p.max_ranked_samples);
   return m;
 }
 

@@ -156,13 +156,6 @@ __global__ void cut_sets_kernel(const Key* src, round_shape r, const std::size_t
 }
 
 namespace {
-/// All samples of a round.
-inline std::size_t round_samples(std::size_t n, const merge_round& m) {
-  const std::size_t per = samples_in(m.sequence_keys, m.sample_stride);
-  return (m.sequences - 1) * per +
-         samples_in(n - (m.sequences - 1) * m.sequence_keys, m.sample_stride);
-}
-
 /// Sorts the samples (set_key, position) by set and key, stably; with a null temp, returns
 /// the bytes it needs.
 template <class Key, class Comp>
@@ -216,10 +209,9 @@ std::size_t cub_sets_bytes(std::size_t samples, const merge_round& m, Comp comp)
 }  // namespace
 
 template <class Key, class Comp>
-std::size_t split_sets_temp_bytes(std::size_t n, const merge_round& m) {
+std::size_t split_sets_temp_bytes(const merge_round& m) {
   temp_carver c(nullptr);
-  const std::size_t samples = round_samples(n, m);
-  carve_sets<Key, Comp>(c, samples, m, cub_sets_bytes<Key>(samples, m, Comp{}));
+  carve_sets<Key, Comp>(c, m.samples, m, cub_sets_bytes<Key>(m.samples, m, Comp{}));
   return c.used();
 }
 
@@ -227,7 +219,7 @@ template <class Key, class Comp>
 split_layout split_sets(const Key* src, std::size_t n, const merge_round& m, void* temp,
                         std::size_t temp_bytes, Comp comp, const policy& p,
                         cudaStream_t stream) {
-  const std::size_t samples = round_samples(n, m);
+  const std::size_t samples = m.samples;
   const std::size_t cub_bytes = cub_sets_bytes<Key>(samples, m, comp);
   temp_carver c(temp);
   const split_sets_arrays a = carve_sets<Key, Comp>(c, samples, m, cub_bytes);
@@ -272,8 +264,8 @@ split_layout split_sets(const Key* src, std::size_t n, const merge_round& m, voi
 // Explicit instantiation for one (key type, order), both versions' step 3; see CMakeLists.txt.
 #define WARPSORT_INSTANTIATE_SPLIT(Key, Comp)                                                       \
   WARPSORT_INSTANTIATE_SPLIT_ONE_SET(Key, Comp)                                                     \
-  template std::size_t warpsort::stages::split_sets_temp_bytes<Key, Comp>(std::size_t,             \
-                                                                         const warpsort::merge_round&); \
+  template std::size_t warpsort::stages::split_sets_temp_bytes<Key, Comp>(                          \
+      const warpsort::merge_round&);                                                                \
   template warpsort::stages::split_layout warpsort::stages::split_sets<Key, Comp>(                 \
       const Key*, std::size_t, const warpsort::merge_round&, void*, std::size_t, Comp,             \
       const warpsort::policy&, cudaStream_t);

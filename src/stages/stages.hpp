@@ -61,7 +61,7 @@ inline round_shape shape_of(std::size_t n, const merge_round& m, const policy& p
 /// says). cuts[g * k + i] is where group g ends in the set's sequence i, for every group but a
 /// set's last; group_offsets[g] where group g starts in the output (groups + 1 entries).
 template <class Key, class Comp>
-std::size_t split_sets_temp_bytes(std::size_t n, const merge_round& m);
+std::size_t split_sets_temp_bytes(const merge_round& m);
 template <class Key, class Comp>
 split_layout split_sets(const Key* src, std::size_t n, const merge_round& m, void* temp,
                         std::size_t temp_bytes, Comp comp, const policy& p, cudaStream_t stream);

@@ -761,6 +761,7 @@ TEST(Plan, RoundsV5) {
             EXPECT_EQ(shape.groups_of(set), std::max<std::size_t>(1, ws::ceil_div(shape.samples_of(set), p.oversampling)));
           }
           EXPECT_EQ(groups, m.groups);
+          EXPECT_EQ(samples, m.samples);
           EXPECT_EQ(m.ranks_on_chip, m.set_samples <= warpsort::merge_round::max_ranked_set_samples && samples * m.set_sequences <=
                                                                    static_cast<std::size_t>(p.max_ranked_samples));
           EXPECT_EQ(samples, (m.sequences - 1) * ws::samples_in(seq_keys, m.sample_stride) +

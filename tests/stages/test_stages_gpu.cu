@@ -84,7 +84,7 @@ v5_split run_v5_split(const std::vector<Key>& input, const warpsort::policy& p, 
   seqs = poisoned<Key>(n);
   ws::sort_chunks(in.get(), seqs.get(), n, Comp{}, p, 0);
   out.sequences = to_host(seqs.get(), n);
-  const std::size_t bytes = ws::split_sets_temp_bytes<Key, Comp>(n, out.round);
+  const std::size_t bytes = ws::split_sets_temp_bytes<Key, Comp>(out.round);
   auto temp = poisoned<unsigned char>(bytes);
   const auto layout = ws::split_sets(seqs.get(), n, out.round, temp.get(), bytes, Comp{}, p, 0);
   out.cuts = to_host(layout.cuts, out.round.groups * out.round.set_sequences);
@@ -349,7 +349,7 @@ TEST(Step4MergeSets, EverySetSortedAndAPermutation) {
         warpsort::detail::device_buffer<Key> seqs;
         const auto input = make_keys(dist, n, 11 * n + k);
         const v5_split split = run_v5_split(input, p, k % 2 == 0, seqs);
-        const std::size_t bytes = ws::split_sets_temp_bytes<Key, Comp>(n, split.round);
+        const std::size_t bytes = ws::split_sets_temp_bytes<Key, Comp>(split.round);
         warpsort::detail::device_buffer<unsigned char> temp(bytes);
         const auto layout = ws::split_sets(seqs.get(), n, split.round, temp.get(), bytes, Comp{}, p, 0);
         auto out = poisoned<Key>(n);

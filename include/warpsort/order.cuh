@@ -91,4 +91,40 @@ struct greater {
   }
 };
 
+/// What the library knows of an order: its own two orders over arithmetic keys (any other
+/// comparator, a custom one, gets the general path: compare and select, no packing).
+///  - builtin: less<Key> or greater<Key>; descending: greater<Key> (the radix direction that
+///    reproduces the order, for validation and the baselines);
+///  - minmax: compare-exchange with integer min/max instructions (integers; floats keep the
+///    compare, whose total order treats -0.0 and +0.0 as equal but must not swap one for the
+///    other);
+///  - sorts_as_bits: sorted as unsigned words through detail::float_order_bits (floats);
+///  - packs_into_u64: key-value pairs sort as packed 64-bit (key bits, index) words (4-byte
+///    keys).
+template <class Key, class Comp>
+struct order_traits {
+  static constexpr bool builtin = false, descending = false, minmax = false,
+                        sorts_as_bits = false, packs_into_u64 = false;
+};
+template <class Key, bool Descending>
+struct builtin_order_traits {
+  static constexpr bool builtin = true, descending = Descending,
+                        minmax = cuda::std::is_integral_v<Key>,
+                        sorts_as_bits = cuda::std::is_floating_point_v<Key>,
+                        packs_into_u64 = sizeof(Key) == 4 && cuda::std::is_arithmetic_v<Key>;
+};
+template <class Key>
+struct order_traits<Key, less<Key>> : builtin_order_traits<Key, false> {};
+template <class Key>
+struct order_traits<Key, greater<Key>> : builtin_order_traits<Key, true> {};
+
+/// a and b equivalent under the order: neither before the other (for floats -0.0 and +0.0).
+template <class Key, class Comp>
+struct equivalent {
+  Comp comp;
+  __host__ __device__ bool operator()(const Key& a, const Key& b) const {
+    return !comp(a, b) && !comp(b, a);
+  }
+};
+
 }  // namespace warpsort

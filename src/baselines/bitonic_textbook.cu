@@ -178,9 +178,9 @@ std::unique_ptr<gpu_sorter<Key>> make_bitonic_textbook() {
   return std::make_unique<bitonic_textbook_sorter<Key>>();
 }
 
-#define WARPSORT_INSTANTIATE_BITONIC_TEXTBOOK(Key) \
+#define WARPSORT_INSTANTIATE_BITONIC_TEXTBOOK(name, Key) \
   template std::unique_ptr<gpu_sorter<Key>> make_bitonic_textbook<Key>();
-WARPSORT_BASELINE_FOR_EACH_KEY(WARPSORT_INSTANTIATE_BITONIC_TEXTBOOK)
+WARPSORT_FOR_EACH_KEY_TYPE(WARPSORT_INSTANTIATE_BITONIC_TEXTBOOK)
 #undef WARPSORT_INSTANTIATE_BITONIC_TEXTBOOK
 
 }  // namespace warpsort::baselines::detail

@@ -13,7 +13,7 @@ std::vector<std::string> cpu_baseline_names();
 /// Sorts keys[0..n) ascending in place with the named CPU baseline. `threads` is used by the
 /// parallel ones (0 = all hardware threads). Any n, not only powers of two.
 /// Throws warpsort::input_error for an unknown name.
-/// Explicitly instantiated for uint32_t, int32_t, float, uint64_t, int64_t, double.
+/// Explicitly instantiated for every key type of include/warpsort/key_types.hpp.
 template <class Key>
 void cpu_sort(const std::string& name, Key* keys, std::size_t n, unsigned threads = 0);
 

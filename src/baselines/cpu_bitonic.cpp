@@ -3,6 +3,8 @@
 // padded copy of next_pow2(n) keys (padding: +inf for floating point, the maximum otherwise,
 // bitonic::pad_key), whose first n keys are copied back.
 // Floating point keys: NaN is not supported (the compare-exchange assumes a strict weak order).
+#include <warpsort/key_types.hpp>
+
 #include <algorithm>
 #include <cstdint>
 #include <thread>
@@ -156,17 +158,12 @@ void cpu_bitonic_sort_parallel(Key* keys, std::size_t n, unsigned threads) {
   detail::cpu_bitonic_sort_parallel_grain(keys, n, threads, default_parallel_grain);
 }
 
-#define WARPSORT_INSTANTIATE_CPU_BITONIC(Key)                                              \
+#define WARPSORT_INSTANTIATE_CPU_BITONIC(name, Key)                                        \
   template void cpu_bitonic_sort_sequential<Key>(Key*, std::size_t);                       \
   template void cpu_bitonic_sort_parallel<Key>(Key*, std::size_t, unsigned);               \
   template void detail::cpu_bitonic_sort_parallel_grain<Key>(Key*, std::size_t, unsigned, \
                                                              std::size_t);
-WARPSORT_INSTANTIATE_CPU_BITONIC(std::uint32_t)
-WARPSORT_INSTANTIATE_CPU_BITONIC(std::int32_t)
-WARPSORT_INSTANTIATE_CPU_BITONIC(float)
-WARPSORT_INSTANTIATE_CPU_BITONIC(std::uint64_t)
-WARPSORT_INSTANTIATE_CPU_BITONIC(std::int64_t)
-WARPSORT_INSTANTIATE_CPU_BITONIC(double)
+WARPSORT_FOR_EACH_KEY_TYPE(WARPSORT_INSTANTIATE_CPU_BITONIC)
 #undef WARPSORT_INSTANTIATE_CPU_BITONIC
 
 }  // namespace warpsort::baselines

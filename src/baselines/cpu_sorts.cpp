@@ -3,6 +3,8 @@
 #include <tbb/parallel_sort.h>
 #include <tbb/task_arena.h>
 
+#include <warpsort/key_types.hpp>
+
 #include <algorithm>
 #include <cstdint>
 
@@ -37,14 +39,9 @@ void cpu_sort(const std::string& name, Key* keys, std::size_t n, unsigned thread
   }
 }
 
-#define WARPSORT_INSTANTIATE_CPU_SORT(Key) \
+#define WARPSORT_INSTANTIATE_CPU_SORT(name, Key) \
   template void cpu_sort<Key>(const std::string&, Key*, std::size_t, unsigned);
-WARPSORT_INSTANTIATE_CPU_SORT(std::uint32_t)
-WARPSORT_INSTANTIATE_CPU_SORT(std::int32_t)
-WARPSORT_INSTANTIATE_CPU_SORT(float)
-WARPSORT_INSTANTIATE_CPU_SORT(std::uint64_t)
-WARPSORT_INSTANTIATE_CPU_SORT(std::int64_t)
-WARPSORT_INSTANTIATE_CPU_SORT(double)
+WARPSORT_FOR_EACH_KEY_TYPE(WARPSORT_INSTANTIATE_CPU_SORT)
 #undef WARPSORT_INSTANTIATE_CPU_SORT
 
 }  // namespace warpsort::baselines

@@ -83,9 +83,9 @@ std::unique_ptr<gpu_sorter<Key>> make_cub_merge() {
   return std::make_unique<cub_merge_sorter<Key>>();
 }
 
-#define WARPSORT_INSTANTIATE_CUB_MERGE(Key) \
+#define WARPSORT_INSTANTIATE_CUB_MERGE(name, Key) \
   template std::unique_ptr<gpu_sorter<Key>> make_cub_merge<Key>();
-WARPSORT_BASELINE_FOR_EACH_KEY(WARPSORT_INSTANTIATE_CUB_MERGE)
+WARPSORT_FOR_EACH_KEY_TYPE(WARPSORT_INSTANTIATE_CUB_MERGE)
 #undef WARPSORT_INSTANTIATE_CUB_MERGE
 
 }  // namespace warpsort::baselines::detail

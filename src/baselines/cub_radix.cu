@@ -96,9 +96,9 @@ std::unique_ptr<gpu_sorter<Key>> make_cub_radix() {
   return std::make_unique<cub_radix_sorter<Key>>();
 }
 
-#define WARPSORT_INSTANTIATE_CUB_RADIX(Key) \
+#define WARPSORT_INSTANTIATE_CUB_RADIX(name, Key) \
   template std::unique_ptr<gpu_sorter<Key>> make_cub_radix<Key>();
-WARPSORT_BASELINE_FOR_EACH_KEY(WARPSORT_INSTANTIATE_CUB_RADIX)
+WARPSORT_FOR_EACH_KEY_TYPE(WARPSORT_INSTANTIATE_CUB_RADIX)
 #undef WARPSORT_INSTANTIATE_CUB_RADIX
 
 }  // namespace warpsort::baselines::detail

@@ -126,7 +126,7 @@ std::unique_ptr<gpu_pair_sorter<Key, Value>> make_cub_radix_pairs() {
 
 #define WARPSORT_INSTANTIATE_CUB_RADIX_PAIRS(Key, Value) \
   template std::unique_ptr<gpu_pair_sorter<Key, Value>> make_cub_radix_pairs<Key, Value>();
-WARPSORT_PAIR_BASELINE_FOR_EACH(WARPSORT_INSTANTIATE_CUB_RADIX_PAIRS)
+WARPSORT_FOR_EACH_KEY_VALUE(WARPSORT_INSTANTIATE_CUB_RADIX_PAIRS)
 #undef WARPSORT_INSTANTIATE_CUB_RADIX_PAIRS
 
 }  // namespace warpsort::baselines::detail

@@ -25,9 +25,9 @@ std::unique_ptr<gpu_sorter<Key>> make_gpu_baseline(const std::string& name) {
   throw input_error("unknown GPU baseline '" + name + "' (known: " + known + ")");
 }
 
-#define WARPSORT_INSTANTIATE_MAKE_GPU_BASELINE(Key) \
+#define WARPSORT_INSTANTIATE_MAKE_GPU_BASELINE(name, Key) \
   template std::unique_ptr<gpu_sorter<Key>> make_gpu_baseline<Key>(const std::string&);
-WARPSORT_BASELINE_FOR_EACH_KEY(WARPSORT_INSTANTIATE_MAKE_GPU_BASELINE)
+WARPSORT_FOR_EACH_KEY_TYPE(WARPSORT_INSTANTIATE_MAKE_GPU_BASELINE)
 #undef WARPSORT_INSTANTIATE_MAKE_GPU_BASELINE
 
 namespace detail {

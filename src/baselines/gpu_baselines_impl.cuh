@@ -4,6 +4,8 @@
 // the tests use to poison temporary storage and to check that thrust made no unplanned allocation.
 #pragma once
 
+#include <warpsort/key_types.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -95,12 +97,3 @@ class device_buffer {
 void check_prepared(const char* baseline, std::size_t n, std::size_t prepared_max_n);
 
 }  // namespace warpsort::baselines::detail
-
-// The key types every baseline is instantiated for (X is a macro taking one type).
-#define WARPSORT_BASELINE_FOR_EACH_KEY(X) \
-  X(std::uint32_t)                        \
-  X(std::int32_t)                         \
-  X(float)                                \
-  X(std::uint64_t)                        \
-  X(std::int64_t)                         \
-  X(double)

@@ -26,7 +26,7 @@ std::unique_ptr<gpu_pair_sorter<Key, Value>> make_gpu_pair_baseline(const std::s
 #define WARPSORT_INSTANTIATE_MAKE_GPU_PAIR_BASELINE(Key, Value)               \
   template std::unique_ptr<gpu_pair_sorter<Key, Value>> make_gpu_pair_baseline< \
       Key, Value>(const std::string&);
-WARPSORT_PAIR_BASELINE_FOR_EACH(WARPSORT_INSTANTIATE_MAKE_GPU_PAIR_BASELINE)
+WARPSORT_FOR_EACH_KEY_VALUE(WARPSORT_INSTANTIATE_MAKE_GPU_PAIR_BASELINE)
 #undef WARPSORT_INSTANTIATE_MAKE_GPU_PAIR_BASELINE
 
 }  // namespace warpsort::baselines

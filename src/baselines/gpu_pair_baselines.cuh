@@ -17,8 +17,7 @@
 
 namespace warpsort::baselines {
 
-/// Key: std::uint32_t, std::int32_t, float, std::uint64_t, std::int64_t, double.
-/// Value: std::uint32_t, std::uint64_t.
+/// Key, Value: every combination of include/warpsort/key_types.hpp.
 template <class Key, class Value>
 class gpu_pair_sorter {
  public:

@@ -22,17 +22,3 @@ std::unique_ptr<gpu_pair_sorter<Key, Value>> make_cub_merge_stable_pairs();
 
 }  // namespace warpsort::baselines::detail
 
-// The (key, value) type pairs every pair baseline is instantiated for (X takes two types).
-#define WARPSORT_PAIR_BASELINE_FOR_EACH(X) \
-  X(std::uint32_t, std::uint32_t)          \
-  X(std::uint32_t, std::uint64_t)          \
-  X(std::int32_t, std::uint32_t)           \
-  X(std::int32_t, std::uint64_t)           \
-  X(float, std::uint32_t)                  \
-  X(float, std::uint64_t)                  \
-  X(std::uint64_t, std::uint32_t)          \
-  X(std::uint64_t, std::uint64_t)          \
-  X(std::int64_t, std::uint32_t)           \
-  X(std::int64_t, std::uint64_t)           \
-  X(double, std::uint32_t)                 \
-  X(double, std::uint64_t)

@@ -9,9 +9,9 @@ std::unique_ptr<gpu_sorter<Key>> make_thrust_sort() {
   return std::make_unique<thrust_sorter<Key, thrust::less<Key>>>("thrust_sort");
 }
 
-#define WARPSORT_INSTANTIATE_THRUST_SORT(Key) \
+#define WARPSORT_INSTANTIATE_THRUST_SORT(name, Key) \
   template std::unique_ptr<gpu_sorter<Key>> make_thrust_sort<Key>();
-WARPSORT_BASELINE_FOR_EACH_KEY(WARPSORT_INSTANTIATE_THRUST_SORT)
+WARPSORT_FOR_EACH_KEY_TYPE(WARPSORT_INSTANTIATE_THRUST_SORT)
 #undef WARPSORT_INSTANTIATE_THRUST_SORT
 
 }  // namespace warpsort::baselines::detail

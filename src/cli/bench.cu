@@ -7,14 +7,15 @@
 // pristine keys and values, one stable reference (pair_check.cuh), warpsort::sort_pairs and the
 // pair baselines; no end-to-end or CPU runs.
 // With --descending everything (warpsort, the references) uses warpsort::greater: keys only,
-// warpsort and CUB's descending sorts (cub_descending.cuh) run; pairs, every pair baseline.
+// warpsort and CUB's descending sorts (baselines/cub_descending.cuh) run; pairs, every pair
+// baseline.
 #include "tuning.hpp"
 #include "cli/bench.hpp"
 
 #include "baselines/cpu_baselines.hpp"
+#include "baselines/cub_descending.cuh"
 #include "baselines/gpu_baselines.cuh"
 #include "baselines/gpu_pair_baselines.cuh"
-#include "cli/cub_descending.cuh"
 #include "cli/gpu_timing.cuh"
 #include "cli/host_check.hpp"
 #include "cli/key_dispatch.hpp"
@@ -45,7 +46,7 @@ using steady = std::chrono::steady_clock;
 
 /// True for warpsort::greater: the sort is descending.
 template <class Key, class Comp>
-constexpr bool is_descending = std::is_same_v<Comp, warpsort::greater<Key>>;
+constexpr bool is_descending = order_traits<Key, Comp>::descending;
 
 /// Device temporary bytes an algorithm needs for n keys (for the memory check).
 template <class Key, class Comp>
@@ -55,7 +56,7 @@ std::size_t temp_bytes_of(const std::string& algorithm, std::size_t n) {
     sort_keys<Key, Comp>(nullptr, bytes, nullptr, nullptr, n, Comp{}, 0, tuned_policy<Key>());
     return bytes;
   }
-  return make_keys_sorter<Key>(algorithm, is_descending<Key, Comp>)->temp_bytes(n);
+  return baselines::make_keys_sorter<Key>(algorithm, is_descending<Key, Comp>)->temp_bytes(n);
 }
 
 /// What one (key type, distribution, n) provides to every algorithm run on it; Comp is the order.
@@ -399,9 +400,10 @@ void bench_runner::run_gpu(const std::string& algorithm, bench_input<Key, Comp>&
       row.footprint_bytes_per_key =
           static_cast<double>(n * sizeof(Key) + temp_bytes) / static_cast<double>(n);
   } else {
-    // Descending: cub_radix / cub_merge are CUB's descending sorts (cub_descending.cuh).
+    // Descending: cub_radix / cub_merge are CUB's descending sorts
+    // (baselines/cub_descending.cuh).
     std::unique_ptr<baselines::gpu_sorter<Key>> sorter =
-        make_keys_sorter<Key>(algorithm, is_descending<Key, Comp>);
+        baselines::make_keys_sorter<Key>(algorithm, is_descending<Key, Comp>);
     sorter->prepare(n);  // temporary storage allocated before timing
     const device_sort_fn<Key> sort = [&](Key* d_keys, cudaStream_t s) { sorter->sort(d_keys, n, s); };
     measure_gpu<Key, Comp>(sort, in, stream, row, failures);

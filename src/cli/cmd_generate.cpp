@@ -2,6 +2,7 @@
 // GPU, and dispatches over every key type of the dataset module itself (no sort involved).
 #include "cli/bench_config.hpp"
 #include "cli/commands.hpp"
+#include "cli/key_dispatch.hpp"
 #include "cli/memory_check.hpp"
 #include "data/dataset_io.hpp"
 #include "data/distributions.hpp"
@@ -33,14 +34,9 @@ int run_generate(const generate_options& o) {
   const std::size_t n = parse_size(o.n);
   if (o.output.empty()) throw input_error("--output is required");
   require_host_memory(n, n * data::key_type_size(type) + (std::size_t{256} << 20));
-  switch (type) {
-    case data::key_type::uint32: generate_and_write<std::uint32_t>(o, type, n); break;
-    case data::key_type::int32: generate_and_write<std::int32_t>(o, type, n); break;
-    case data::key_type::float32: generate_and_write<float>(o, type, n); break;
-    case data::key_type::uint64: generate_and_write<std::uint64_t>(o, type, n); break;
-    case data::key_type::int64: generate_and_write<std::int64_t>(o, type, n); break;
-    case data::key_type::float64: generate_and_write<double>(o, type, n); break;
-  }
+  with_key_type(type, [&](auto tag) {
+    generate_and_write<typename decltype(tag)::type>(o, type, n);
+  });
   fmt::print("wrote {}: {} {} keys, distribution {}, seed {}\n", o.output, n,
              data::key_type_name(type), o.distribution, o.seed);
   return 0;

@@ -1,25 +1,17 @@
-// Key-type dispatch: a run-time data::key_type to a compile-time Key. Every type listed here
-// must be instantiated by warpsort (both orders), reference_checker and the baselines; adding
-// or removing a type is one line in the list below.
+// Key-type dispatch: a run-time data::key_type to a compile-time Key, over the one list of
+// key types (include/warpsort/key_types.hpp), for which warpsort (both orders),
+// reference_checker and the baselines are all instantiated.
 #pragma once
 
 #include "cli/bench_config.hpp"
 #include "data/key_types.hpp"
 
 #include <warpsort/error.hpp>
+#include <warpsort/key_types.hpp>
 
 #include <cstdint>
 #include <string>
 #include <vector>
-
-// X(data::key_type enumerator, C++ type) for every key type the sort commands support.
-#define WARPSORT_CLI_FOR_EACH_KEY(X) \
-  X(uint32, std::uint32_t)           \
-  X(int32, std::int32_t)             \
-  X(float32, float)                  \
-  X(uint64, std::uint64_t)           \
-  X(int64, std::int64_t)             \
-  X(float64, double)
 
 namespace warpsort::cli {
 
@@ -29,11 +21,7 @@ struct key_tag {
   using type = Key;
 };
 
-inline std::vector<data::key_type> supported_key_types() {
-#define WARPSORT_CLI_KEY_ENUM(name, Key) data::key_type::name,
-  return {WARPSORT_CLI_FOR_EACH_KEY(WARPSORT_CLI_KEY_ENUM)};
-#undef WARPSORT_CLI_KEY_ENUM
-}
+inline std::vector<data::key_type> supported_key_types() { return data::all_key_types(); }
 
 inline std::vector<std::string> supported_key_type_names() {
   std::vector<std::string> names;
@@ -57,7 +45,7 @@ decltype(auto) with_key_type(data::key_type type, F&& f) {
 #define WARPSORT_CLI_KEY_CASE(name, Key) \
   case data::key_type::name:             \
     return f(key_tag<Key>{});
-    WARPSORT_CLI_FOR_EACH_KEY(WARPSORT_CLI_KEY_CASE)
+    WARPSORT_FOR_EACH_KEY_TYPE(WARPSORT_CLI_KEY_CASE)
 #undef WARPSORT_CLI_KEY_CASE
     default:
       break;

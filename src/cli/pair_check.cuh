@@ -54,14 +54,6 @@ struct pair_broken {
   }
 };
 
-template <class Key, class Comp>
-struct equivalent {
-  Comp comp;
-  __host__ __device__ bool operator()(const Key& a, const Key& b) const {
-    return !comp(a, b) && !comp(b, a);
-  }
-};
-
 template <class T>
 T element(const T* d_ptr, std::size_t i, cudaStream_t stream) {
   T value{};
@@ -126,7 +118,7 @@ class pair_checker {
              " (keys and values did not move together)";
     }
     const auto k = thrust::mismatch(policy, ref_keys_.get(), ref_keys_.get() + n_, d_keys,
-                                    d::equivalent<Key, Comp>{Comp{}});
+                                    equivalent<Key, Comp>{Comp{}});
     if (k.first != ref_keys_.get() + n_) {
       const std::size_t i = static_cast<std::size_t>(k.first - ref_keys_.get());
       return "key mismatch against the stable reference (cub::DeviceMergeSort::StableSortPairs) "

@@ -1,6 +1,7 @@
 #include "tuning.hpp"
 
 #include <warpsort/error.hpp>
+#include <warpsort/key_types.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -61,11 +62,8 @@ policy tuned_policy() {
   return tuned;
 }
 
-template policy tuned_policy<std::uint32_t>();
-template policy tuned_policy<std::int32_t>();
-template policy tuned_policy<float>();
-template policy tuned_policy<std::uint64_t>();
-template policy tuned_policy<std::int64_t>();
-template policy tuned_policy<double>();
+#define WARPSORT_INSTANTIATE_TUNED_POLICY(name, Key) template policy tuned_policy<Key>();
+WARPSORT_FOR_EACH_KEY_TYPE(WARPSORT_INSTANTIATE_TUNED_POLICY)
+#undef WARPSORT_INSTANTIATE_TUNED_POLICY
 
 }  // namespace warpsort::cli

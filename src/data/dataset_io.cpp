@@ -218,21 +218,17 @@ class header_parser {
 
 key_type type_from_descr(const std::string& descr, const std::string& path) {
   if (descr.size() == 3 && (descr[0] == '<' || descr[0] == '=')) {
-    const std::string code = descr.substr(1);
-    if (code == "u4") return key_type::uint32;
-    if (code == "i4") return key_type::int32;
-    if (code == "f4") return key_type::float32;
-    if (code == "u8") return key_type::uint64;
-    if (code == "i8") return key_type::int64;
-    if (code == "f8") return key_type::float64;
+    for (key_type t : all_key_types())
+      if (npy_descr(t).substr(1) == descr.substr(1)) return t;
   }
   if (!descr.empty() && descr[0] == '>')
     fail(path, "big-endian dtype '" + descr +
                    "' is not supported; convert it to little-endian first, e.g. "
                    "np.save(path, a.astype(a.dtype.newbyteorder('<')))");
-  fail(path, "unsupported dtype '" + descr +
-                 "'; supported: '<u4' (uint32), '<i4' (int32), '<f4' (float32), '<u8' (uint64), "
-                 "'<i8' (int64), '<f8' (float64)");
+  std::string supported;
+  for (key_type t : all_key_types())
+    supported += (supported.empty() ? "'" : ", '") + npy_descr(t) + "' (" + key_type_name(t) + ")";
+  fail(path, "unsupported dtype '" + descr + "'; supported: " + supported);
 }
 
 std::string shape_text(const std::vector<std::uint64_t>& shape) {

@@ -11,6 +11,7 @@
 #include "data/distributions.hpp"
 
 #include "warpsort/error.hpp"
+#include "warpsort/key_types.hpp"
 
 #include <algorithm>
 #include <array>
@@ -428,15 +429,9 @@ void generate(const std::string& name, std::uint64_t seed, Key* out, std::size_t
   gen<Key>(d, seed, out, n);
 }
 
-template void generate<std::uint32_t>(const std::string&, std::uint64_t, std::uint32_t*,
-                                      std::size_t);
-template void generate<std::int32_t>(const std::string&, std::uint64_t, std::int32_t*,
-                                     std::size_t);
-template void generate<float>(const std::string&, std::uint64_t, float*, std::size_t);
-template void generate<std::uint64_t>(const std::string&, std::uint64_t, std::uint64_t*,
-                                      std::size_t);
-template void generate<std::int64_t>(const std::string&, std::uint64_t, std::int64_t*,
-                                     std::size_t);
-template void generate<double>(const std::string&, std::uint64_t, double*, std::size_t);
+#define WARPSORT_INSTANTIATE_GENERATE(name, Key) \
+  template void generate<Key>(const std::string&, std::uint64_t, Key*, std::size_t);
+WARPSORT_FOR_EACH_KEY_TYPE(WARPSORT_INSTANTIATE_GENERATE)
+#undef WARPSORT_INSTANTIATE_GENERATE
 
 }  // namespace warpsort::data

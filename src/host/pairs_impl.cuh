@@ -65,16 +65,6 @@ policy item_policy(const policy& p, std::size_t key_bytes) {
 }
 
 
-/// Whether (Key, Comp) pairs take the packed 64-bit path.
-template <class Key, class Comp>
-struct packs_into_u64 : cuda::std::false_type {};
-template <class Key>
-struct packs_into_u64<Key, less<Key>>
-    : cuda::std::bool_constant<sizeof(Key) == 4 && cuda::std::is_arithmetic_v<Key>> {};
-template <class Key>
-struct packs_into_u64<Key, greater<Key>>
-    : cuda::std::bool_constant<sizeof(Key) == 4 && cuda::std::is_arithmetic_v<Key>> {};
-
 /// Order bits: unsigned words whose integer order is Comp's order of 4-byte keys (equal keys,
 /// and only they, share their bits).
 template <class Key, class Comp>
@@ -160,7 +150,7 @@ void sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* 
                 cudaStream_t stream, const policy& tuning, stage_times* times) {
   if (n > cuda::std::numeric_limits<std::uint32_t>::max())
     throw input_error("warpsort::sort_pairs: at most 2^32 - 1 pairs (got " + std::to_string(n) + ")");
-  if constexpr (detail::packs_into_u64<Key, Comp>::value) {
+  if constexpr (order_traits<Key, Comp>::packs_into_u64) {
     detail::sort_pairs_packed<Key, Value, Comp>(d_temp, temp_bytes, keys_in, keys_out, values_in,
                                                 values_out, n, stream, tuning, times);
   } else {
@@ -188,7 +178,7 @@ void sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* 
 
 }  // namespace warpsort
 
-// Explicit instantiation for one (key, value, order); see src/stages/CMakeLists.txt.
+// Explicit instantiation for one (key, value, order); see cmake/warpsort_instantiate.cmake.
 #define WARPSORT_INSTANTIATE_PAIRS(Key, Value, Comp)                                          \
   template void warpsort::sort_pairs<Key, Value, Comp>(                                       \
       void*, std::size_t&, const Key*, Key*, const Value*, Value*, std::size_t, Comp,        \

@@ -86,14 +86,6 @@ extern template void sort_keys<std::uint64_t, less<std::uint64_t>>(
 
 namespace detail {
 
-/// Whether (Key, Comp) sorts as unsigned integers: floats in warpsort's two orders.
-template <class Key, class Comp>
-struct sorts_as_bits : cuda::std::false_type {};
-template <class Key>
-struct sorts_as_bits<Key, less<Key>> : cuda::std::is_floating_point<Key> {};
-template <class Key>
-struct sorts_as_bits<Key, greater<Key>> : cuda::std::is_floating_point<Key> {};
-
 template <class Map>
 __global__ void floats_to_bits_kernel(const typename Map::float_type* in,
                                       typename Map::bits* out, std::size_t n) {
@@ -229,7 +221,7 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
 template <class Key, class Comp>
 void sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_out, std::size_t n,
                Comp comp, cudaStream_t stream, const policy& tuning, stage_times* times) {
-  if constexpr (detail::sorts_as_bits<Key, Comp>::value)
+  if constexpr (order_traits<Key, Comp>::sorts_as_bits)
     detail::sort_floats_as_bits<Key, Comp>(d_temp, temp_bytes, d_in, d_out, n, stream, tuning,
                                            times);
   else
@@ -238,7 +230,7 @@ void sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_ou
 
 }  // namespace warpsort
 
-// Explicit instantiation for one (key type, order); see src/stages/CMakeLists.txt.
+// Explicit instantiation for one (key type, order); see cmake/warpsort_instantiate.cmake.
 #define WARPSORT_INSTANTIATE_PIPELINE(Key, Comp)                                                          \
   template void warpsort::sort_keys<Key, Comp>(void*, std::size_t&, const Key*, Key*, std::size_t, Comp,  \
                                      cudaStream_t, const warpsort::policy&, warpsort::stage_times*);

@@ -21,19 +21,6 @@ namespace warpsort {
 
 namespace {
 
-/// Which radix sort reproduces the order: ascending for less, descending for greater.
-template <class Comp> struct radix_direction;
-template <class Key> struct radix_direction<less<Key>> { static constexpr bool descending = false; };
-template <class Key> struct radix_direction<greater<Key>> { static constexpr bool descending = true; };
-
-template <class Key, class Comp>
-struct equivalent {
-  Comp comp;
-  __host__ __device__ bool operator()(const Key& a, const Key& b) const {
-    return !comp(a, b) && !comp(b, a);
-  }
-};
-
 template <class Key>
 std::string format_key(const Key& k) {
   std::ostringstream s;
@@ -108,7 +95,7 @@ reference_checker<Key, Comp>::reference_checker(const Key* d_input, std::size_t 
                                       cudaMemcpyDeviceToDevice, stream));
   thrust::sort(thrust::cuda::par.on(stream), thrust_sorted.get(), thrust_sorted.get() + n, comp);
   WARPSORT_CUDA_CHECK(cudaGetLastError());
-  auto radix_sorted = radix_sorted_copy(d_input, n, radix_direction<Comp>::descending, stream);
+  auto radix_sorted = radix_sorted_copy(d_input, n, order_traits<Key, Comp>::descending, stream);
   validation_report agree;
   if (find_mismatch(thrust_sorted.get(), radix_sorted.get(), n, equivalent<Key, Comp>{comp},
                     stream, "thrust::sort vs cub::DeviceRadixSort", agree))
@@ -161,7 +148,7 @@ validation_report validate_against_references(const Key* d_input, const Key* d_r
     if (find_mismatch(reference.get(), d_result, n, same, stream, "thrust::sort", report)) return report;
   }
   {
-    const auto reference = radix_sorted_copy(d_input, n, radix_direction<Comp>::descending, stream);
+    const auto reference = radix_sorted_copy(d_input, n, order_traits<Key, Comp>::descending, stream);
     if (find_mismatch(reference.get(), d_result, n, same, stream, "cub::DeviceRadixSort", report))
       return report;
   }
@@ -177,7 +164,7 @@ validation_report validate_against_references(const Key* d_input, const Key* d_r
 
 }  // namespace warpsort
 
-// Explicit instantiation for one (key type, order); see src/stages/CMakeLists.txt.
+// Explicit instantiation for one (key type, order); see cmake/warpsort_instantiate.cmake.
 #define WARPSORT_INSTANTIATE_VALIDATE(Key, Comp)                                                        \
   template class warpsort::reference_checker<Key, Comp>;                                                 \
   template warpsort::validation_report warpsort::validate_against_references<Key, Comp>(const Key*, const Key*,  \

@@ -17,21 +17,13 @@ namespace warpsort {
 
 namespace detail {
 
-template <class Key, class Comp>
-struct keys_equivalent {
-  Comp comp;
-  __host__ __device__ bool operator()(const Key& a, const Key& b) const {
-    return !comp(a, b) && !comp(b, a);
-  }
-};
-
 /// Sets `report` at the first position where keys (under equivalence) or values differ.
 template <class Key, class Value, class Comp>
 bool find_pair_mismatch(const Key* ref_keys, const Value* ref_values, const Key* keys,
                         const Value* values, std::size_t n, Comp comp, cudaStream_t stream,
                         const char* name, validation_report& report) {
   const auto k = thrust::mismatch(thrust::cuda::par.on(stream), ref_keys, ref_keys + n, keys,
-                                  keys_equivalent<Key, Comp>{comp});
+                                  equivalent<Key, Comp>{comp});
   const auto v = thrust::mismatch(thrust::cuda::par.on(stream), ref_values, ref_values + n, values,
                                   thrust::equal_to<Value>());
   const std::size_t ki = static_cast<std::size_t>(k.first - ref_keys);
@@ -55,10 +47,6 @@ bool find_pair_mismatch(const Key* ref_keys, const Value* ref_values, const Key*
   return true;
 }
 
-template <class Comp> struct radix_descending;
-template <class Key> struct radix_descending<less<Key>> : std::false_type {};
-template <class Key> struct radix_descending<greater<Key>> : std::true_type {};
-
 }  // namespace detail
 
 template <class Key, class Value, class Comp>
@@ -77,7 +65,7 @@ validation_report validate_pairs_against_references(const Key* d_keys_in, const 
     cub::DoubleBuffer<Value> values(v0.get(), v1.get());
     std::size_t bytes = 0;
     auto radix = [&](void* temp) {
-      if constexpr (detail::radix_descending<Comp>::value)
+      if constexpr (order_traits<Key, Comp>::descending)
         return cub::DeviceRadixSort::SortPairsDescending(temp, bytes, keys, values, n, 0, sizeof(Key) * 8, stream);
       else
         return cub::DeviceRadixSort::SortPairs(temp, bytes, keys, values, n, 0, sizeof(Key) * 8, stream);
@@ -108,7 +96,7 @@ validation_report validate_pairs_against_references(const Key* d_keys_in, const 
 
 }  // namespace warpsort
 
-// Explicit instantiation for one (key, value, order); see src/stages/CMakeLists.txt.
+// Explicit instantiation for one (key, value, order); see cmake/warpsort_instantiate.cmake.
 #define WARPSORT_INSTANTIATE_VALIDATE_PAIRS(Key, Value, Comp)                                  \
   template warpsort::validation_report warpsort::validate_pairs_against_references<Key, Value, Comp>( \
       const Key*, const Value*, const Key*, const Value*, std::size_t, Comp, cudaStream_t);

@@ -227,7 +227,7 @@ void merge_sets(const Key* src, Key* out, std::size_t n, const merge_round& m,
 
 }  // namespace warpsort::stages
 
-// Explicit instantiation for one (key type, order); see CMakeLists.txt.
+// Explicit instantiation for one (key type, order); see cmake/warpsort_instantiate.cmake.
 #define WARPSORT_INSTANTIATE_MERGE_GROUPS(Key, Comp) \
   template void warpsort::stages::merge_groups<Key, Comp>(const Key*, Key*, std::size_t, std::size_t, \
                                         std::size_t, std::size_t, const warpsort::stages::split_layout&, Comp, \

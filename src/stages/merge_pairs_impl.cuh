@@ -91,7 +91,7 @@ void merge_pairs_round(const Key* in, Key* out, std::size_t n, std::size_t seq_l
 
 }  // namespace warpsort::stages
 
-// Explicit instantiation for one (key type, order); see CMakeLists.txt.
+// Explicit instantiation for one (key type, order); see cmake/warpsort_instantiate.cmake.
 #define WARPSORT_INSTANTIATE_MERGE_PAIRS(Key, Comp) \
   template void warpsort::stages::merge_pairs_round<Key, Comp>(const Key*, Key*, std::size_t, std::size_t, \
                                              std::size_t*, Comp, const warpsort::policy&, cudaStream_t);

@@ -110,6 +110,6 @@ void sort_chunks(const Key* in, Key* out, std::size_t n, Comp comp, const policy
 
 }  // namespace warpsort::stages
 
-// Explicit instantiation for one (key type, order); see CMakeLists.txt.
+// Explicit instantiation for one (key type, order); see cmake/warpsort_instantiate.cmake.
 #define WARPSORT_INSTANTIATE_SORT_CHUNKS(Key, Comp) \
   template void warpsort::stages::sort_chunks<Key, Comp>(const Key*, Key*, std::size_t, Comp, const warpsort::policy&, cudaStream_t);

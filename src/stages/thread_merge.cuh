@@ -55,7 +55,7 @@ struct declares_identical_equals<Comp, std::void_t<decltype(Comp::equal_keys_are
     : std::bool_constant<Comp::equal_keys_are_identical> {};
 template <class Key, class Comp>
 constexpr bool equal_keys_identical =
-    minmax_order<Key, Comp>::value || declares_identical_equals<Comp>::value;
+    warpsort::order_traits<Key, Comp>::minmax || declares_identical_equals<Comp>::value;
 
 __device__ __forceinline__ unsigned shared_address(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));

@@ -53,20 +53,10 @@ __device__ __forceinline__ Key shfl(const Key& x, int src_lane) {
   }
 }
 
-/// Integral keys in warpsort's own orders compare-exchange with min/max instructions (one
-/// instruction a key) instead of a compare and two selects. Floats keep the generic path: their
-/// total order treats -0.0 and +0.0 as equal but must not turn one into the other.
-template <class Key, class Comp>
-struct minmax_order : std::false_type {};
-template <class Key>
-struct minmax_order<Key, warpsort::less<Key>> : std::is_integral<Key> {};
-template <class Key>
-struct minmax_order<Key, warpsort::greater<Key>> : std::is_integral<Key> {};
-
 /// The key of a and b that the order puts first (a on ties), and the other one.
 template <class Key, class Comp>
 __device__ __forceinline__ Key first_of(const Key& a, const Key& b, Comp comp) {
-  if constexpr (minmax_order<Key, Comp>::value) {
+  if constexpr (warpsort::order_traits<Key, Comp>::minmax) {
     if constexpr (std::is_same_v<Comp, warpsort::less<Key>>) return b < a ? b : a;
     else return a < b ? b : a;
   } else {
@@ -75,7 +65,7 @@ __device__ __forceinline__ Key first_of(const Key& a, const Key& b, Comp comp) {
 }
 template <class Key, class Comp>
 __device__ __forceinline__ Key second_of(const Key& a, const Key& b, Comp comp) {
-  if constexpr (minmax_order<Key, Comp>::value) {
+  if constexpr (warpsort::order_traits<Key, Comp>::minmax) {
     if constexpr (std::is_same_v<Comp, warpsort::less<Key>>) return b < a ? a : b;
     else return a < b ? a : b;
   } else {
@@ -99,7 +89,7 @@ template <class Key, class Comp>
 __device__ __forceinline__ Key compare_exchange_lanes(const Key& x, int lane_mask,
                                                       bool keep_first, Comp comp) {
   const Key y = shfl_xor(x, lane_mask);
-  if constexpr (minmax_order<Key, Comp>::value) {
+  if constexpr (warpsort::order_traits<Key, Comp>::minmax) {
     return keep_first ? first_of(x, y, comp) : second_of(y, x, comp);
   } else {
     const bool take = keep_first ? comp(y, x) : comp(x, y);

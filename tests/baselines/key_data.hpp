@@ -2,6 +2,8 @@
 // type, and a checker that reports the first mismatch against std::sort instead of whole arrays.
 #pragma once
 
+#include "common/key_type_lists.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,8 +17,7 @@
 
 namespace warpsort::baselines::testing {
 
-using key_types = ::testing::Types<std::uint32_t, std::int32_t, float, std::uint64_t, std::int64_t,
-                                   double>;
+using key_types = ::warpsort::testing::all_key_types;
 
 /// The size list of the brief: edges around powers of two, the shared-memory tile (2048) and a
 /// prime, up to 65537.

@@ -4,6 +4,7 @@
 // multiset of (key bits, value) pairs. GPU tests start with WARPSORT_REQUIRE_GPU() (they skip,
 // with the reason, where no device exists); the factory tests need no device and run everywhere
 // (which also shows that the factory does not touch the device).
+#include "common/key_type_lists.hpp"
 #include "common/test_inputs.hpp"
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
@@ -45,13 +46,7 @@ using pair_types = ::testing::Types<kv<std::uint32_t, std::uint32_t>, kv<std::ui
                                     kv<std::int64_t, std::uint32_t>, kv<std::int64_t, std::uint64_t>>;
 
 /// Every (key, value) combination the library instantiates, for the device-free factory tests.
-using all_pair_types =
-    ::testing::Types<kv<std::uint32_t, std::uint32_t>, kv<std::uint32_t, std::uint64_t>,
-                     kv<std::int32_t, std::uint32_t>, kv<std::int32_t, std::uint64_t>,
-                     kv<float, std::uint32_t>, kv<float, std::uint64_t>,
-                     kv<std::uint64_t, std::uint32_t>, kv<std::uint64_t, std::uint64_t>,
-                     kv<std::int64_t, std::uint32_t>, kv<std::int64_t, std::uint64_t>,
-                     kv<double, std::uint32_t>, kv<double, std::uint64_t>>;
+using all_pair_types = ::warpsort::testing::all_key_value_types;
 
 template <class Key, class Value>
 const wb::detail::sorter_internals* internals_of(const wb::gpu_pair_sorter<Key, Value>& s) {

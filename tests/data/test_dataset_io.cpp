@@ -3,6 +3,7 @@
 #include "data/dataset_io.hpp"
 #include "data/distributions.hpp"
 #include "data/key_types.hpp"
+#include "common/key_type_lists.hpp"
 
 #include "warpsort/error.hpp"
 
@@ -18,6 +19,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace wd = warpsort::data;
@@ -119,6 +121,10 @@ TEST(KeyTypes, NamesSizesAndDescrs) {
     EXPECT_EQ(wd::npy_descr(all[i]), descrs[i]);
     EXPECT_EQ(wd::key_type_size(all[i]), i < 3 ? 4u : 8u);
   }
+  // the enum, the data layer's list and the library's list are one list (key_types.hpp)
+  EXPECT_EQ(wd::all_key_types(), std::vector<key_type>(std::begin(all), std::end(all)));
+  static_assert(std::is_same_v<warpsort::key_types, warpsort::type_list<std::uint32_t, std::int32_t, float,
+                                                                        std::uint64_t, std::int64_t, double>>);
   EXPECT_EQ(wd::parse_key_type("float"), key_type::float32);
   EXPECT_EQ(wd::parse_key_type("double"), key_type::float64);
   EXPECT_EQ(wd::parse_key_type("UINT64"), key_type::uint64);
@@ -138,9 +144,7 @@ TEST(KeyTypes, NamesSizesAndDescrs) {
 
 template <class Key>
 class RoundTrip : public TempDir {};
-using KeyTypes =
-    ::testing::Types<std::uint32_t, std::int32_t, float, std::uint64_t, std::int64_t, double>;
-TYPED_TEST_SUITE(RoundTrip, KeyTypes);
+TYPED_TEST_SUITE(RoundTrip, warpsort::testing::all_key_types);
 
 TYPED_TEST(RoundTrip, NpyAndRawEverySize) {
   using Key = TypeParam;

@@ -1,6 +1,7 @@
 // Tests of the input distributions: each one's defining property, every key type, sizes that are
 // not powers of two, determinism by seed and independence from the thread count.
 #include "data/distributions.hpp"
+#include "common/key_type_lists.hpp"
 
 #include "warpsort/error.hpp"
 
@@ -107,9 +108,7 @@ TEST(DistributionNames, UnknownNameThrowsListingValidNames) {
 
 template <class Key>
 class Distributions : public ::testing::Test {};
-using KeyTypes =
-    ::testing::Types<std::uint32_t, std::int32_t, float, std::uint64_t, std::int64_t, double>;
-TYPED_TEST_SUITE(Distributions, KeyTypes);
+TYPED_TEST_SUITE(Distributions, warpsort::testing::all_key_types);
 
 TYPED_TEST(Distributions, EverySizeAndNameGivesValidKeys) {
   using Key = TypeParam;

@@ -1,5 +1,6 @@
 // GPU tests: every key type in both orders, against thrust::sort and cub::DeviceRadixSort.
 #include "common/gpu_test.hpp"
+#include "common/key_type_lists.hpp"
 #include "common/test_inputs.hpp"
 
 #include <warpsort/warpsort.cuh>
@@ -15,9 +16,7 @@ using namespace warpsort::testing;
 
 template <class Key>
 class KeyTypes : public ::testing::Test {};
-using AllKeyTypes =
-    ::testing::Types<std::uint32_t, std::int32_t, float, std::uint64_t, std::int64_t, double>;
-TYPED_TEST_SUITE(KeyTypes, AllKeyTypes);
+TYPED_TEST_SUITE(KeyTypes, all_key_types);
 
 template <class Key, class Comp>
 void sort_and_validate(const std::vector<Key>& input, const std::string& what) {

@@ -1,5 +1,6 @@
 // GPU tests: key-value pairs for every key type, 4- and 8-byte values, both orders.
 #include "common/gpu_test.hpp"
+#include "common/key_type_lists.hpp"
 #include "common/test_inputs.hpp"
 
 #include <warpsort/warpsort.cuh>
@@ -15,9 +16,7 @@ using namespace warpsort::testing;
 
 template <class Key>
 class Pairs : public ::testing::Test {};
-using AllKeyTypes =
-    ::testing::Types<std::uint32_t, std::int32_t, float, std::uint64_t, std::int64_t, double>;
-TYPED_TEST_SUITE(Pairs, AllKeyTypes);
+TYPED_TEST_SUITE(Pairs, all_key_types);
 
 /// Sorts (keys, values) with warpsort into poisoned outputs; returns the outputs.
 template <class Key, class Value, class Comp>

@@ -552,6 +552,43 @@ TEST(FloatOrderBits, BijectiveAndOrderPreserving) {
   check_float_order_bits<double, warpsort::greater<double>, true>(4);
 }
 
+// One place says what an order is (order_traits): the library's two orders over its key
+// types take the fast paths their keys allow, any other comparator the general one; and
+// equivalence is neither key before the other (-0.0 and +0.0 equivalent, NaNs by their bits).
+struct by_magnitude {
+  bool operator()(int a, int b) const { return (a < 0 ? -a : a) < (b < 0 ? -b : b); }
+  static int sentinel() { return std::numeric_limits<int>::max(); }
+};
+TEST(OrderTraits, EachOrderTakesItsPath) {
+  using warpsort::greater;
+  using warpsort::less;
+  using warpsort::order_traits;
+  static_assert(order_traits<std::uint32_t, less<std::uint32_t>>::builtin);
+  static_assert(!order_traits<std::uint32_t, less<std::uint32_t>>::descending);
+  static_assert(order_traits<std::int64_t, greater<std::int64_t>>::descending);
+  static_assert(order_traits<std::int32_t, greater<std::int32_t>>::minmax);
+  static_assert(!order_traits<float, less<float>>::minmax);
+  static_assert(order_traits<double, greater<double>>::sorts_as_bits);
+  static_assert(!order_traits<std::uint64_t, less<std::uint64_t>>::sorts_as_bits);
+  static_assert(order_traits<float, greater<float>>::packs_into_u64);
+  static_assert(order_traits<std::int32_t, less<std::int32_t>>::packs_into_u64);
+  static_assert(!order_traits<std::uint64_t, less<std::uint64_t>>::packs_into_u64);
+  static_assert(!order_traits<int, by_magnitude>::builtin);
+  static_assert(!order_traits<int, by_magnitude>::minmax && !order_traits<int, by_magnitude>::packs_into_u64);
+  // an order over a key type that is not its own falls back to the general path too
+  static_assert(!order_traits<std::int64_t, less<std::int32_t>>::builtin);
+
+  const warpsort::equivalent<float, less<float>> same_float{};
+  EXPECT_TRUE(same_float(0.0f, -0.0f));
+  EXPECT_FALSE(same_float(1.0f, -1.0f));
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_TRUE(same_float(nan, nan));
+  EXPECT_FALSE(same_float(nan, -nan));
+  const warpsort::equivalent<int, by_magnitude> same_magnitude{};
+  EXPECT_TRUE(same_magnitude(-3, 3));
+  EXPECT_FALSE(same_magnitude(2, 3));
+}
+
 // ---------------------------------------------------------------- version 5
 
 // A CPU model of merge_runs_in_place (thread_merge.cuh) built from the same index functions:

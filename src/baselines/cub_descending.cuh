@@ -1,7 +1,7 @@
-// `bench --descending`, keys only: the two CUB timings the ratio columns need, in descending
-// order. The keys-only baselines (src/baselines) sort ascending only, so these two live here,
-// behind the same gpu_sorter interface and under the same names (rows "cub_radix" and
-// "cub_merge", so fill_ratios works unchanged):
+// The keys-only baselines in descending order, for `bench --descending`: the two CUB timings the
+// ratio columns need. The other keys-only baselines sort ascending only; these two sit behind
+// the same gpu_sorter interface and under the same names (rows "cub_radix" and "cub_merge", so
+// fill_ratios works unchanged):
 //  - cub_radix: cub::DeviceRadixSort::SortKeysDescending over all key bits, in place through a
 //    cub::DoubleBuffer whose alternate half is allocated in prepare() (copied back on the same
 //    stream, inside the timed sort, when CUB leaves the result there), as the ascending baseline;
@@ -24,13 +24,13 @@
 #include <memory>
 #include <string>
 
-namespace warpsort::cli {
+namespace warpsort::baselines {
 
 namespace cub_descending_detail {
 
-using baselines::detail::cub_bytes_up_to;
-using baselines::detail::radix_offsets_32_bit_below;
-using baselines::detail::with_offset_type;
+using detail::cub_bytes_up_to;
+using detail::radix_offsets_32_bit_below;
+using detail::with_offset_type;
 
 template <class Key>
 std::size_t radix_bytes(std::size_t n) {
@@ -63,7 +63,7 @@ inline void check_prepared(const char* name, std::size_t n, std::size_t prepared
 
 /// "cub_radix", descending: cub::DeviceRadixSort::SortKeysDescending.
 template <class Key>
-class cub_radix_descending final : public baselines::gpu_sorter<Key> {
+class cub_radix_descending final : public gpu_sorter<Key> {
  public:
   std::string name() const override { return "cub_radix"; }
   std::size_t temp_bytes(std::size_t max_n) const override {
@@ -77,8 +77,8 @@ class cub_radix_descending final : public baselines::gpu_sorter<Key> {
     prepared_n_ = 0;
     if (max_n > 1) {
       const std::size_t bytes = cub_bytes(max_n);
-      alternate_ = detail::device_buffer<Key>(max_n);
-      temp_ = detail::device_buffer<unsigned char>(bytes > 0 ? bytes : 1);
+      alternate_ = ::warpsort::detail::device_buffer<Key>(max_n);
+      temp_ = ::warpsort::detail::device_buffer<unsigned char>(bytes > 0 ? bytes : 1);
     }
     prepared_n_ = max_n;
   }
@@ -102,14 +102,14 @@ class cub_radix_descending final : public baselines::gpu_sorter<Key> {
         max_n, [](std::size_t n) { return cub_descending_detail::radix_bytes<Key>(n); },
         cub_descending_detail::radix_offsets_32_bit_below);
   }
-  detail::device_buffer<Key> alternate_;  // the DoubleBuffer's second half
-  detail::device_buffer<unsigned char> temp_;
+  ::warpsort::detail::device_buffer<Key> alternate_;  // the DoubleBuffer's second half
+  ::warpsort::detail::device_buffer<unsigned char> temp_;
   std::size_t prepared_n_ = 0;
 };
 
 /// "cub_merge", descending: cub::DeviceMergeSort::SortKeys with warpsort::greater<Key>.
 template <class Key>
-class cub_merge_descending final : public baselines::gpu_sorter<Key> {
+class cub_merge_descending final : public gpu_sorter<Key> {
  public:
   std::string name() const override { return "cub_merge"; }
   std::size_t temp_bytes(std::size_t max_n) const override {
@@ -121,7 +121,7 @@ class cub_merge_descending final : public baselines::gpu_sorter<Key> {
     prepared_n_ = 0;
     if (max_n > 1) {
       const std::size_t bytes = cub_bytes(max_n);
-      temp_ = detail::device_buffer<unsigned char>(bytes > 0 ? bytes : 1);
+      temp_ = ::warpsort::detail::device_buffer<unsigned char>(bytes > 0 ? bytes : 1);
     }
     prepared_n_ = max_n;
   }
@@ -140,7 +140,7 @@ class cub_merge_descending final : public baselines::gpu_sorter<Key> {
     return cub_descending_detail::cub_bytes_up_to(
         max_n, [](std::size_t n) { return cub_descending_detail::merge_bytes<Key>(n); });
   }
-  detail::device_buffer<unsigned char> temp_;
+  ::warpsort::detail::device_buffer<unsigned char> temp_;
   std::size_t prepared_n_ = 0;
 };
 
@@ -148,11 +148,11 @@ class cub_merge_descending final : public baselines::gpu_sorter<Key> {
 /// descending, cub_radix / cub_merge from above (input_error for any other name: the other
 /// baselines sort ascending only, restrict_to_descending takes them out of the plan).
 template <class Key>
-std::unique_ptr<baselines::gpu_sorter<Key>> make_keys_sorter(const std::string& name, bool descending) {
-  if (!descending) return baselines::make_gpu_baseline<Key>(name);
+std::unique_ptr<gpu_sorter<Key>> make_keys_sorter(const std::string& name, bool descending) {
+  if (!descending) return make_gpu_baseline<Key>(name);
   if (name == "cub_radix") return std::make_unique<cub_radix_descending<Key>>();
   if (name == "cub_merge") return std::make_unique<cub_merge_descending<Key>>();
   throw input_error("'" + name + "' sorts ascending only (no --descending)");
 }
 
-}  // namespace warpsort::cli
+}  // namespace warpsort::baselines

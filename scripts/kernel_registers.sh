@@ -5,7 +5,7 @@
 # step 4 runs 576 threads a block for uint32 at the default C = 16384, and two blocks an SM need
 # at most 56 registers a thread. Needs a configured build/ (its flags and generated instantiation
 # files) and nvcc; no GPU.
-#   scripts/kernel_registers.sh [KEY ...]   (default: uint32_t uint64_t pairs_uint64_t)
+#   scripts/kernel_registers.sh [KEY ...]   (default: uint32_t uint64_t kv_uint64_t, the last the key-value items of uint64 keys)
 # Prints one line a kernel, ascending order only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +15,7 @@ flag() { sed -n "s/^$1 = //p" "$flags_file"; }
 read -r -a cuda_flags <<<"$(flag CUDA_FLAGS) $(flag CUDA_DEFINES)"
 read -r -a includes <<<"$(cat build/src/stages/CMakeFiles/warpsort_stages.dir/includes_CUDA.rsp)"
 keys=("$@")
-[ ${#keys[@]} -gt 0 ] || keys=(uint32_t uint64_t pairs_uint64_t)
+[ ${#keys[@]} -gt 0 ] || keys=(uint32_t uint64_t kv_uint64_t)
 work=$(mktemp -d "${TMPDIR:-/tmp}/warpsort_regs.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 for key in "${keys[@]}"; do

@@ -24,6 +24,6 @@
 #include "host/pairs_impl.cuh"
 #include "host/pipeline_impl.cuh"
 #include "stages/merge_groups_impl.cuh"
-#include "stages/merge_pairs_impl.cuh"
+#include "stages/merge_sequences_impl.cuh"
 #include "stages/sort_chunks_impl.cuh"
 #include "stages/split_sets_impl.cuh"

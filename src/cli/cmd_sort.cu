@@ -98,7 +98,7 @@ std::string plan_line(const sort_plan& p) {
       "round(s) (step 2) -> L = {} sequence(s) of {} keys",
       p.chunks, policy::chunk_keys, p.sequence_keys >> p.merge_rounds, p.merge_rounds,
       p.sequences, p.sequence_keys);
-  if (p.splits())
+  if (p.has_groups())
     line += fmt::format("; split (step 3): sample stride s = {}, M = {} samples -> S = {} groups "
                         "of at most {} keys (step 4)",
                         p.sample_stride, p.samples, p.groups, p.group_bound);

@@ -21,7 +21,7 @@ namespace {
 
 struct pipeline_storage {
   void* keys;            // the ping-pong partner of d_out
-  std::size_t* splits;   // step 2 merge-path table
+  std::size_t* block_starts;  // step 2: where each output block starts
   void* split_temp;      // step 3
   std::size_t split_bytes;
 };
@@ -30,11 +30,9 @@ template <class Key, class Comp>
 pipeline_storage carve(stages::temp_carver& c, const sort_plan& plan, const policy& p) {
   pipeline_storage s{};
   s.keys = c.take<Key>(plan.n);
-  std::size_t splits = 0, seq = static_cast<std::size_t>(p.block_sort_keys);
-  for (int r = 0; r < plan.merge_rounds; ++r, seq *= 2)
-    splits = std::max(splits, stages::merge_pairs_splits(plan.n, seq, p));
-  s.splits = c.take<std::size_t>(splits);
-  s.split_bytes = plan.splits()
+  s.block_starts =
+      c.take<std::size_t>(plan.merge_rounds > 0 ? stages::block_start_entries(plan.n, p) : 0);
+  s.split_bytes = plan.has_groups()
                       ? stages::split_temp_bytes<Key, Comp>(plan.samples, plan.sequences, plan.groups)
                       : 0;
   for (int r = 0; r < plan.round_count; ++r)  // version 5: the rounds reuse one split storage
@@ -167,7 +165,7 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
   step_events events(times != nullptr, stream);
   // Each pass writes to the other buffer; the last one must write d_out.
   const int passes = 1 + (tuning.variant >= 5 ? plan.round_count
-                                               : plan.merge_rounds + (plan.splits() ? 1 : 0));
+                                               : plan.merge_rounds + (plan.has_groups() ? 1 : 0));
   Key* temp_keys = static_cast<Key*>(s.keys);
   auto target = [&](int pass) { return (passes - 1 - pass) % 2 == 0 ? d_out : temp_keys; };
 
@@ -196,17 +194,17 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
   }
   std::size_t seq = static_cast<std::size_t>(tuning.block_sort_keys);
   for (int r = 0; r < plan.merge_rounds; ++r, seq *= 2)
-    stages::merge_pairs_round<Key, Comp>(target(r), target(r + 1), n, seq, s.splits, comp, tuning,
+    stages::merge_sequences_round<Key, Comp>(target(r), target(r + 1), n, seq, s.block_starts, comp, tuning,
                                          stream);
   events.mark(2);
   stages::split_layout layout;
-  if (plan.splits())
+  if (plan.has_groups())
     layout = stages::split<Key, Comp>(target(plan.merge_rounds), n, plan.sequence_keys,
                                       plan.sequences, plan.sample_stride, plan.samples,
                                       plan.groups, s.split_temp, s.split_bytes, comp, tuning,
                                       stream);
   events.mark(3);
-  if (plan.splits())
+  if (plan.has_groups())
     stages::merge_groups<Key, Comp>(target(plan.merge_rounds), d_out, n, plan.sequence_keys,
                                     plan.sequences, plan.groups, layout, comp, tuning, stream);
   events.mark(4);

@@ -112,7 +112,7 @@ sort_plan make_plan(std::size_t n, const policy& p) {
     plan.sequences = ceil_div(n, plan.sequence_keys);
     ++plan.merge_rounds;
   }
-  if (!plan.splits()) return plan;
+  if (!plan.has_groups()) return plan;
   const std::size_t K = static_cast<std::size_t>(p.oversampling);
   const std::size_t L = plan.sequences;
   plan.sample_stride = static_cast<std::size_t>(p.group_capacity) / (K + L);

@@ -20,14 +20,17 @@ template <class Key, class Comp>
 void sort_chunks(const Key* in, Key* out, std::size_t n, Comp comp, const policy& p,
                  cudaStream_t stream);
 
-/// Step 2, one round: merges pairs of sorted sequences of `seq_len` keys from in into out
-/// (sequences of 2 seq_len). `splits` holds merge_pairs_splits(n, seq_len, p) entries.
+/// Step 2, one round: merges the sorted sequences of `seq_len` keys from in two by two into
+/// out (sequences of 2 seq_len). `block_starts` holds block_start_entries(n, p) entries.
 template <class Key, class Comp>
-void merge_pairs_round(const Key* in, Key* out, std::size_t n, std::size_t seq_len,
-                       std::size_t* splits, Comp comp, const policy& p, cudaStream_t stream);
+void merge_sequences_round(const Key* in, Key* out, std::size_t n, std::size_t seq_len,
+                           std::size_t* block_starts, Comp comp, const policy& p,
+                           cudaStream_t stream);
 
-/// Entries of the merge-path split table a round needs (0 while each warp merges a whole pair).
-std::size_t merge_pairs_splits(std::size_t n, std::size_t seq_len, const policy& p);
+/// Entries of step 2's table of where each output block starts (one a block of a round).
+inline std::size_t block_start_entries(std::size_t n, const policy& p) {
+  return merge_blocks(n, static_cast<std::size_t>(p.merge_block_keys));
+}
 
 /// Step 3's output, in device memory: cuts[j * L + i] is where group j ends in sequence i
 /// (j < groups - 1); group_offsets[j] is where group j starts in the output (groups + 1

@@ -453,8 +453,8 @@ TEST(Plan, ShapesAndBounds) {
   EXPECT_EQ(warpsort::make_plan(0, p).sequences, 0u);
   const auto one = warpsort::make_plan(100, p);
   EXPECT_EQ(one.chunks, 1u);
-  EXPECT_FALSE(one.splits());
-  EXPECT_FALSE(warpsort::make_plan(static_cast<std::size_t>(p.block_sort_keys), p).splits());
+  EXPECT_FALSE(one.has_groups());
+  EXPECT_FALSE(warpsort::make_plan(static_cast<std::size_t>(p.block_sort_keys), p).has_groups());
   for (std::size_t n : {129ul, 1000ul, 4097ul, 1ul << 20, (1ul << 24) + 1, (1ul << 32) + 12345}) {
     const auto plan = warpsort::make_plan(n, p);
     EXPECT_EQ(plan.chunks, ws::ceil_div(n, 128));
@@ -463,8 +463,8 @@ TEST(Plan, ShapesAndBounds) {
     EXPECT_EQ(plan.sequence_keys,
               static_cast<std::size_t>(p.block_sort_keys) << plan.merge_rounds);
     EXPECT_LE(plan.group_bound, static_cast<std::size_t>(p.group_capacity));
-    EXPECT_EQ(plan.splits(), n > static_cast<std::size_t>(p.block_sort_keys));
-    if (plan.splits())
+    EXPECT_EQ(plan.has_groups(), n > static_cast<std::size_t>(p.block_sort_keys));
+    if (plan.has_groups())
       EXPECT_GE(plan.groups * (p.oversampling + plan.sequences) * plan.sample_stride, n);
   }
   warpsort::policy bad = p;

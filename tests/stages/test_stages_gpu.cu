@@ -37,12 +37,10 @@ std::vector<Key> run_steps_1_2(const std::vector<Key>& input, const warpsort::po
   auto a = poisoned<Key>(n), b = poisoned<Key>(n);
   ws::sort_chunks(in.get(), a.get(), n, Comp{}, p, 0);
   const std::size_t first = static_cast<std::size_t>(p.block_sort_keys);
-  std::size_t splits = 0, seq = first;
-  for (int r = 0; r < plan.merge_rounds; ++r, seq *= 2) splits = std::max(splits, ws::merge_pairs_splits(n, seq, p));
-  warpsort::detail::device_buffer<std::size_t> split_table(splits);
-  seq = first;
+  warpsort::detail::device_buffer<std::size_t> block_starts(ws::block_start_entries(n, p));
+  std::size_t seq = first;
   for (int r = 0; r < plan.merge_rounds; ++r, seq *= 2) {
-    ws::merge_pairs_round(a.get(), b.get(), n, seq, split_table.get(), Comp{}, p, 0);
+    ws::merge_sequences_round(a.get(), b.get(), n, seq, block_starts.get(), Comp{}, p, 0);
     std::swap(a, b);
   }
   WARPSORT_CUDA_CHECK(cudaDeviceSynchronize());
@@ -160,7 +158,7 @@ TEST(Step3Split, GroupsOrderedBoundedAndSumToN) {
         warpsort::policy p = small_blocks();
         p.max_sequences = L;
         const auto plan = warpsort::make_plan(n, p);
-        ASSERT_TRUE(plan.splits());
+        ASSERT_TRUE(plan.has_groups());
         const auto input = make_keys(dist, n, 7 * n + L);
         warpsort::detail::device_buffer<Key> seqs;
         const auto host_seqs = run_steps_1_2(input, p, plan, seqs);
@@ -222,7 +220,7 @@ TEST(Step4MergeGroups, OutputEqualsThrustSort) {
         warpsort::policy p = small_blocks();
         p.max_sequences = L;
         const auto plan = warpsort::make_plan(n, p);
-        ASSERT_TRUE(plan.splits());
+        ASSERT_TRUE(plan.has_groups());
         const auto input = make_keys(dist, n, 11 * n + L);
         warpsort::detail::device_buffer<Key> seqs;
         run_steps_1_2(input, p, plan, seqs);

@@ -14,40 +14,40 @@
 
 namespace warpsort::stages {
 
-/// One thread per block: splits[b] = keys of A before block b's first output.
+/// One thread per block: starts[b] = keys of A before block b's first output.
 template <class Key, class Comp>
-__global__ void find_block_splits_kernel(const Key* in, std::size_t n, std::size_t seq_len,
+__global__ void find_block_starts_kernel(const Key* in, std::size_t n, std::size_t seq_len,
                                          std::size_t block_keys, std::size_t blocks,
-                                         std::size_t* splits, Comp comp) {
+                                         std::size_t* starts, Comp comp) {
   const std::size_t b = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (b >= blocks) return;
   const std::size_t d = b * block_keys;
   const pair_bounds pb = pair_of(d / (2 * seq_len), seq_len, n);
-  splits[b] = merge_path(in + pb.a_begin, pb.a_end - pb.a_begin, in + pb.a_end,
+  starts[b] = merge_path(in + pb.a_begin, pb.a_end - pb.a_begin, in + pb.a_end,
                          pb.b_end - pb.a_end, d - pb.a_begin, comp);
 }
 
-/// One warp per block, the same splits: for rounds of few blocks, whose time is the latency of
+/// One warp per block, the same starts: for rounds of few blocks, whose time is the latency of
 /// the search and not its loads.
 template <class Key, class Comp>
-__global__ void find_block_splits_by_warp_kernel(const Key* in, std::size_t n,
+__global__ void find_block_starts_by_warp_kernel(const Key* in, std::size_t n,
                                                  std::size_t seq_len, std::size_t block_keys,
-                                                 std::size_t blocks, std::size_t* splits,
+                                                 std::size_t blocks, std::size_t* starts,
                                                  Comp comp) {
   const std::size_t b =
       (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / policy::warp_threads;
   if (b >= blocks) return;  // whole warps leave together
   const std::size_t d = b * block_keys;
   const pair_bounds pb = pair_of(d / (2 * seq_len), seq_len, n);
-  const std::size_t split =
+  const std::size_t start =
       merge_path_by_warp(in + pb.a_begin, pb.a_end - pb.a_begin, in + pb.a_end,
                          pb.b_end - pb.a_end, d - pb.a_begin, comp);
-  if (lane_id() == 0) splits[b] = split;
+  if (lane_id() == 0) starts[b] = start;
 }
 
 template <class Key, class Comp>
 __global__ void merge_blocks_kernel(const Key* in, Key* out, std::size_t n, std::size_t seq_len,
-                                    std::size_t block_keys, const std::size_t* splits,
+                                    std::size_t block_keys, const std::size_t* starts,
                                     Comp comp) {
   extern __shared__ __align__(16) unsigned char smem[];
   Key* const keys = reinterpret_cast<Key*>(smem);
@@ -57,8 +57,8 @@ __global__ void merge_blocks_kernel(const Key* in, Key* out, std::size_t n, std:
   const std::size_t na = pb.a_end - pb.a_begin, nb = pb.b_end - pb.a_end;
   const std::size_t local0 = d0 - pb.a_begin;
   const std::size_t local1 = min_size(local0 + block_keys, na + nb);
-  const std::size_t a0 = splits[b];
-  const std::size_t a1 = local1 == na + nb ? na : splits[b + 1];
+  const std::size_t a0 = starts[b];
+  const std::size_t a1 = local1 == na + nb ? na : starts[b + 1];
   const int count_a = static_cast<int>(a1 - a0);
   const int count_b = static_cast<int>((local1 - a1) - (local0 - a0));
   load_two_ranges(keys, in + pb.a_begin + a0, count_a, in + pb.a_end + (local0 - a0), count_b);
@@ -68,30 +68,31 @@ __global__ void merge_blocks_kernel(const Key* in, Key* out, std::size_t n, std:
 }
 
 template <class Key, class Comp>
-void merge_pairs_round(const Key* in, Key* out, std::size_t n, std::size_t seq_len,
-                       std::size_t* splits, Comp comp, const policy& p, cudaStream_t stream) {
+void merge_sequences_round(const Key* in, Key* out, std::size_t n, std::size_t seq_len,
+                           std::size_t* block_starts, Comp comp, const policy& p,
+                           cudaStream_t stream) {
   if (n == 0) return;
   const std::size_t block_keys = static_cast<std::size_t>(p.merge_block_keys);
   const std::size_t blocks = merge_blocks(n, block_keys);
   const unsigned threads = 256;
   if (blocks <= static_cast<std::size_t>(p.warp_split_max_blocks))
-    find_block_splits_by_warp_kernel<<<
+    find_block_starts_by_warp_kernel<<<
         static_cast<unsigned>(ceil_div(blocks * policy::warp_threads, threads)), threads, 0,
-        stream>>>(in, n, seq_len, block_keys, blocks, splits, comp);
+        stream>>>(in, n, seq_len, block_keys, blocks, block_starts, comp);
   else
-    find_block_splits_kernel<<<static_cast<unsigned>(ceil_div(blocks, threads)), threads, 0,
-                               stream>>>(in, n, seq_len, block_keys, blocks, splits, comp);
+    find_block_starts_kernel<<<static_cast<unsigned>(ceil_div(blocks, threads)), threads, 0,
+                               stream>>>(in, n, seq_len, block_keys, blocks, block_starts, comp);
   WARPSORT_CHECK_LAUNCH();
   const std::size_t smem = block_keys * sizeof(Key);
   allow_dynamic_smem(merge_blocks_kernel<Key, Comp>, smem);
   merge_blocks_kernel<<<static_cast<unsigned>(blocks), p.block_threads, smem, stream>>>(
-      in, out, n, seq_len, block_keys, splits, comp);
+      in, out, n, seq_len, block_keys, block_starts, comp);
   WARPSORT_CHECK_LAUNCH();
 }
 
 }  // namespace warpsort::stages
 
 // Explicit instantiation for one (key type, order); see cmake/warpsort_instantiate.cmake.
-#define WARPSORT_INSTANTIATE_MERGE_PAIRS(Key, Comp) \
-  template void warpsort::stages::merge_pairs_round<Key, Comp>(const Key*, Key*, std::size_t, std::size_t, \
+#define WARPSORT_INSTANTIATE_MERGE_SEQUENCES(Key, Comp) \
+  template void warpsort::stages::merge_sequences_round<Key, Comp>(const Key*, Key*, std::size_t, std::size_t, \
                                              std::size_t*, Comp, const warpsort::policy&, cudaStream_t);

@@ -62,6 +62,18 @@ function(warpsort_instantiate_pairs out part impl macro form)
   endif()
   foreach(key ${keys})
     string(REPLACE "std::" "" key_name "${key}")
+    # an item and an order alias for every value type, then the instantiations over them
+    set(aliases "")
+    foreach(alias item less greater)
+      foreach(value ${WARPSORT_VALUE_TYPES})
+        string(REPLACE "std::" "" value_name "${value}")
+        if(alias STREQUAL "item")
+          string(APPEND aliases "using item_${value_name} = ::warpsort::detail::pair_item<${key}, ${value}>;\n")
+        else()
+          string(APPEND aliases "using ${alias}_${value_name} = ::warpsort::detail::pair_order<${key}, ${value}, ::warpsort::${alias}<${key}>>;\n")
+        endif()
+      endforeach()
+    endforeach()
     set(body "")
     foreach(value ${WARPSORT_VALUE_TYPES})
       string(REPLACE "std::" "" value_name "${value}")
@@ -84,13 +96,7 @@ function(warpsort_instantiate_pairs out part impl macro form)
 #include <cstdint>
 
 namespace warpsort_generated {
-using item_uint32_t = ::warpsort::detail::pair_item<${key}, std::uint32_t>;
-using item_uint64_t = ::warpsort::detail::pair_item<${key}, std::uint64_t>;
-using less_uint32_t = ::warpsort::detail::pair_order<${key}, std::uint32_t, ::warpsort::less<${key}>>;
-using less_uint64_t = ::warpsort::detail::pair_order<${key}, std::uint64_t, ::warpsort::less<${key}>>;
-using greater_uint32_t = ::warpsort::detail::pair_order<${key}, std::uint32_t, ::warpsort::greater<${key}>>;
-using greater_uint64_t = ::warpsort::detail::pair_order<${key}, std::uint64_t, ::warpsort::greater<${key}>>;
-}  // namespace warpsort_generated
+${aliases}}  // namespace warpsort_generated
 
 ${body}" @ONLY)
     list(APPEND files ${file})

@@ -24,13 +24,10 @@
 
 /// F(name, Key) for every key type.
 #define WARPSORT_FOR_EACH_KEY_TYPE(F) WARPSORT_KEY_TYPES_(WARPSORT_CALL_NAME_TYPE_, F)
-/// F(name, Value) for every value type.
-#define WARPSORT_FOR_EACH_VALUE_TYPE(F) WARPSORT_VALUE_TYPES_(WARPSORT_CALL_VALUE_, ~, F)
 /// F(Key, Value) for every key type and every value type.
 #define WARPSORT_FOR_EACH_KEY_VALUE(F) WARPSORT_KEY_TYPES_(WARPSORT_KEY_WITH_VALUES_, F)
 
 #define WARPSORT_CALL_NAME_TYPE_(name, T, F) F(name, T)
-#define WARPSORT_CALL_VALUE_(name, Value, unused, F) F(name, Value)
 #define WARPSORT_KEY_WITH_VALUES_(name, Key, F) \
   WARPSORT_VALUE_TYPES_(WARPSORT_CALL_KEY_VALUE_, Key, F)
 #define WARPSORT_CALL_KEY_VALUE_(name, Value, Key, F) F(Key, Value)
@@ -69,9 +66,6 @@ struct key_value {
 #define WARPSORT_LIST_KEY_VALUE_(Key, Value) , detail::key_value<Key, Value>
 /// Every key type, in the list's order.
 using key_types = detail::listed_types<void WARPSORT_FOR_EACH_KEY_TYPE(WARPSORT_LIST_TYPE_)>::type;
-/// Every value type of pairs.
-using value_types =
-    detail::listed_types<void WARPSORT_FOR_EACH_VALUE_TYPE(WARPSORT_LIST_TYPE_)>::type;
 /// Every (key, value) combination of pairs, as detail::key_value<Key, Value>.
 using key_value_types =
     detail::listed_types<void WARPSORT_FOR_EACH_KEY_VALUE(WARPSORT_LIST_KEY_VALUE_)>::type;

@@ -44,10 +44,6 @@ namespace {
 
 using steady = std::chrono::steady_clock;
 
-/// True for warpsort::greater: the sort is descending.
-template <class Key, class Comp>
-constexpr bool is_descending = order_traits<Key, Comp>::descending;
-
 /// Device temporary bytes an algorithm needs for n keys (for the memory check).
 template <class Key, class Comp>
 std::size_t temp_bytes_of(const std::string& algorithm, std::size_t n) {
@@ -56,7 +52,7 @@ std::size_t temp_bytes_of(const std::string& algorithm, std::size_t n) {
     sort_keys<Key, Comp>(nullptr, bytes, nullptr, nullptr, n, Comp{}, 0, tuned_policy<Key>());
     return bytes;
   }
-  return baselines::make_keys_sorter<Key>(algorithm, is_descending<Key, Comp>)->temp_bytes(n);
+  return baselines::make_keys_sorter<Key>(algorithm, order_traits<Key, Comp>::descending)->temp_bytes(n);
 }
 
 /// What one (key type, distribution, n) provides to every algorithm run on it; Comp is the order.
@@ -403,7 +399,7 @@ void bench_runner::run_gpu(const std::string& algorithm, bench_input<Key, Comp>&
     // Descending: cub_radix / cub_merge are CUB's descending sorts
     // (baselines/cub_descending.cuh).
     std::unique_ptr<baselines::gpu_sorter<Key>> sorter =
-        baselines::make_keys_sorter<Key>(algorithm, is_descending<Key, Comp>);
+        baselines::make_keys_sorter<Key>(algorithm, order_traits<Key, Comp>::descending);
     sorter->prepare(n);  // temporary storage allocated before timing
     const device_sort_fn<Key> sort = [&](Key* d_keys, cudaStream_t s) { sorter->sort(d_keys, n, s); };
     measure_gpu<Key, Comp>(sort, in, stream, row, failures);
@@ -554,7 +550,7 @@ void bench_runner::run_pair_gpu(const std::string& algorithm, bench_pair_input<K
         baselines::make_gpu_pair_baseline<Key, Value>(algorithm);
     sorter->prepare(n);  // temporary storage allocated before timing
     const pair_sort_fn<Key, Value> sort = [&](Key* k, Value* v, cudaStream_t s) {
-      sorter->sort(k, v, n, is_descending<Key, Comp>, s);
+      sorter->sort(k, v, n, order_traits<Key, Comp>::descending, s);
     };
     const device_runs runs =
         time_pair_runs<Key, Value, Comp>(sort, in, sorter->stable(), config_.warmup, config_.reps, stream);

@@ -254,6 +254,15 @@ constexpr int thread_merge_keys() {
   return sizeof(Key) <= 4 ? 32 : sizeof(Key) <= 8 ? 16 : 8;
 }
 
+/// Register cap of the thread-merge kernels (step 1's blocks, step 4's groups): 56 lets two
+/// 576-thread blocks of step 4 (uint32 at C = 16384, and 8-byte keys, 63 registers uncapped, 52
+/// capped, no spill) and four 288-thread blocks of step 1 share an SM; items wider than 8 bytes
+/// run 256 threads a block, where 56 gains no block (65536 / (256 x 64) = 4) and spills more.
+template <class Key>
+constexpr int thread_merge_max_registers() {
+  return sizeof(Key) <= 8 ? 56 : 64;
+}
+
 /// Keys between two runs in shared memory: at least E - 1 (the filler an item may read past
 /// A's end), rounded so that every run of whole warps' keys starts 16-byte aligned.
 template <class Key>

@@ -139,11 +139,8 @@ void merge_groups(const Key* src, Key* out, std::size_t n, std::size_t seq_len,
 /// (between the cuts of the splitters before and after it), are copied into the gapped layout
 /// (odd pieces reversed, sentinels after even ones), then threads merge them level by level in
 /// place (thread_merge.cuh) and the block writes the group at its offset.
-/// Registers: two blocks of 576 threads (uint32 at C = 16384) fit an SM at 56 a thread, and
-/// 8-byte keys (63 uncapped) take 52 at that cap with no spill; items wider than 8 bytes run 256
-/// threads a block, where 56 gains no block an SM (65536 / (256 x 64) = 4) and spills more.
 template <class Key, class Comp>
-__global__ void __maxnreg__(sizeof(Key) > 8 ? 64 : 56)
+__global__ void __maxnreg__(thread_merge_max_registers<Key>())
     merge_set_groups_kernel(const Key* src, Key* out, round_shape r, int capacity,
                             const std::size_t* cuts, const std::size_t* group_offsets,
                             Comp comp) {

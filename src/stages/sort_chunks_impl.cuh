@@ -52,7 +52,7 @@ __global__ void sort_blocks_kernel(const Key* in, Key* out, std::size_t n, int b
 /// threads merge the runs level by level in place (thread_merge.cuh). Every run is whole, so no
 /// step handles a short one; the padding sorts last and is not copied out.
 template <class Key, class Comp>
-__global__ void __maxnreg__(sizeof(Key) <= 8 ? 56 : 64)
+__global__ void __maxnreg__(thread_merge_max_registers<Key>())
     sort_blocks_by_threads_kernel(const Key* in, Key* out, std::size_t n, int block_keys,
                                   Comp comp) {
   constexpr int E = thread_merge_keys<Key>(), gap = run_gap<Key>();

@@ -3,7 +3,7 @@
 
     python3 scripts/draw_algorithm_figures.py --out docs/figures/algorithm
 
-Every drawing is the result of running the index rules of src/stages/index_math.hpp
+Every drawing is the result of running the index rules of include/warpsort/detail/stages/index_math.hpp
 (keeps_min, run_ascends, merge_path, bitonic_tile_slot, sample_site_of, splitter_rank,
 cut_sequence), re-implemented below, on a small example with a fixed seed, so the figures
 follow the algorithm rather than a hand-drawn picture of it. The step 2 buffer figure runs the

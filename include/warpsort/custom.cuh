@@ -21,9 +21,9 @@
 
 #include <warpsort/warpsort.cuh>
 
-#include "host/pairs_impl.cuh"
-#include "host/pipeline_impl.cuh"
-#include "stages/merge_groups_impl.cuh"
-#include "stages/merge_sequences_impl.cuh"
-#include "stages/sort_chunks_impl.cuh"
-#include "stages/split_sets_impl.cuh"
+#include <warpsort/detail/pairs_impl.cuh>
+#include <warpsort/detail/pipeline_impl.cuh>
+#include <warpsort/detail/stages/merge_groups_impl.cuh>
+#include <warpsort/detail/stages/merge_sequences_impl.cuh>
+#include <warpsort/detail/stages/sort_chunks_impl.cuh>
+#include <warpsort/detail/stages/split_sets_impl.cuh>

@@ -42,7 +42,7 @@ __host__ __device__ __forceinline__ Float float_from_bits(typename float_bits<Fl
 /// A bijection from floats to unsigned words whose integer order refines the total order above
 /// (of less, or of greater when Descending) by putting -0.0 before +0.0: total_order_bits
 /// without merging the zeros, complemented for descending. Floats in those orders sort as these
-/// words (host/pipeline_impl.cuh): every key keeps its bits, and integer min/max networks
+/// words (warpsort/detail/pipeline_impl.cuh): every key keeps its bits, and integer min/max networks
 /// replace a float compare of a dozen instructions.
 template <class Float, bool Descending>
 struct float_order_bits {

@@ -1,5 +1,5 @@
 // The plan of a sort: every size and count of the four steps, from n and the policy alone.
-#include "stages/index_math.hpp"
+#include <warpsort/detail/stages/index_math.hpp>
 
 #include <warpsort/warpsort.cuh>
 

@@ -1,6 +1,6 @@
 // CPU tests of the steps' index math, against plain C++ models (these run in CI).
-#include "stages/index_math.hpp"
-#include "stages/stages.hpp"
+#include <warpsort/detail/stages/index_math.hpp>
+#include <warpsort/detail/stages/stages.hpp>
 
 #include <warpsort/policy.hpp>
 #include <warpsort/warpsort.cuh>

@@ -1,8 +1,8 @@
 // GPU tests: each step's output contract on its own.
 #include "common/gpu_test.hpp"
 #include "common/test_inputs.hpp"
-#include "stages/index_math.hpp"
-#include "stages/stages.hpp"
+#include <warpsort/detail/stages/index_math.hpp>
+#include <warpsort/detail/stages/stages.hpp>
 
 #include <warpsort/warpsort.cuh>
 

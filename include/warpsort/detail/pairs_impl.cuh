@@ -6,9 +6,9 @@
 //    sorts as a uint64 key (min/max networks, 8 bytes a pass); afterwards the index gathers
 //    each value (and, for floats, whose -0.0 and +0.0 share order bits, each key).
 //  - other keys: (key, value, index) items under (key, index) order, unpacked at the end.
-#include "host/pair_item.cuh"
-#include "stages/index_math.hpp"
-#include "stages/temp_storage.hpp"
+#include <warpsort/detail/pair_item.cuh>
+#include <warpsort/detail/stages/index_math.hpp>
+#include <warpsort/detail/stages/temp_storage.hpp>
 
 #include <warpsort/warpsort.cuh>
 

@@ -1,9 +1,9 @@
 #pragma once
 // The four steps chained on one stream. The plan (every size and count) follows from n and the
 // policy alone, so nothing is read back from the device until the sort is done.
-#include "stages/index_math.hpp"
-#include "stages/stages.hpp"
-#include "stages/temp_storage.hpp"
+#include <warpsort/detail/stages/index_math.hpp>
+#include <warpsort/detail/stages/stages.hpp>
+#include <warpsort/detail/stages/temp_storage.hpp>
 
 #include <warpsort/warpsort.cuh>
 

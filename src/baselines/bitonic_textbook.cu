@@ -12,10 +12,13 @@
 //               then one tile_merge kernel doing the remaining steps j = 1024 .. 1 in shared memory.
 // Launch count: bitonic::kernel_launches(n).
 #include <algorithm>
+#include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "baselines/bitonic_index.hpp"
 #include "baselines/gpu_baselines_impl.cuh"
+#include "baselines/prepared_baseline.cuh"
 #include "warpsort/error.hpp"
 
 namespace warpsort::baselines::detail {
@@ -101,30 +104,24 @@ __global__ void global_step_kernel(Key* keys, std::size_t pairs, std::size_t k, 
 }
 
 template <class Key>
-class bitonic_textbook_sorter final : public gpu_sorter<Key>, public sorter_internals {
+class bitonic_textbook_sorter final
+    : public prepared_baseline<gpu_sorter<Key>, bitonic_textbook_sorter<Key>, 1> {
  public:
   std::string name() const override { return "bitonic_textbook"; }
 
-  std::size_t temp_bytes(std::size_t max_n) const override {
-    if (max_n <= 2) return 0;  // n <= 2 is 0, 1 or a power of two: sorted in place
-    return bt::next_pow2(max_n) * sizeof(Key);
-  }
-
-  void prepare(std::size_t max_n) override {
-    if (max_n <= prepared_n_) return;
-    prepared_n_ = 0;
-    padded_.reset(0);
-    padded_.reset(temp_bytes(max_n));
-    prepared_n_ = max_n;
+  /// The padded copy, the only part: next_pow2(max_n) keys (none for max_n == 2, a power of two,
+  /// sorted in place).
+  static std::array<std::size_t, 1> part_bytes(std::size_t max_n) {
+    return {{max_n <= 2 ? 0 : bt::next_pow2(max_n) * sizeof(Key)}};
   }
 
   void sort(Key* d_keys, std::size_t n, cudaStream_t stream) override {
-    check_prepared("bitonic_textbook", n, prepared_n_);
+    this->check("bitonic_textbook", n);
     if (n <= 1) return;
     const std::size_t P = bt::next_pow2(n);
     Key* keys = d_keys;
     if (P != n) {
-      keys = static_cast<Key*>(padded_.get());
+      keys = this->template part<Key>(0);
       WARPSORT_CUDA_CHECK(
           cudaMemcpyAsync(keys, d_keys, n * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
     }
@@ -157,30 +154,15 @@ class bitonic_textbook_sorter final : public gpu_sorter<Key>, public sorter_inte
     }
   }
 
-  std::vector<std::pair<void*, std::size_t>> device_buffers() const override {
-    std::vector<std::pair<void*, std::size_t>> out;
-    padded_.describe(out);
-    return out;
-  }
-
   std::size_t kernel_launches_so_far() const override { return launches_; }
 
  private:
-  device_buffer padded_;  // next_pow2(max_n) keys
-  std::size_t prepared_n_ = 0;
   std::size_t launches_ = 0;
 };
 
 }  // namespace
 
-template <class Key>
-std::unique_ptr<gpu_sorter<Key>> make_bitonic_textbook() {
-  return std::make_unique<bitonic_textbook_sorter<Key>>();
-}
-
-#define WARPSORT_INSTANTIATE_BITONIC_TEXTBOOK(name, Key) \
-  template std::unique_ptr<gpu_sorter<Key>> make_bitonic_textbook<Key>();
-WARPSORT_FOR_EACH_KEY_TYPE(WARPSORT_INSTANTIATE_BITONIC_TEXTBOOK)
-#undef WARPSORT_INSTANTIATE_BITONIC_TEXTBOOK
+WARPSORT_DEFINE_GPU_BASELINE(make_bitonic_textbook,
+                             std::make_unique<bitonic_textbook_sorter<Key>>())
 
 }  // namespace warpsort::baselines::detail

@@ -5,14 +5,7 @@
 
 namespace warpsort::baselines::detail {
 
-template <class Key, class Value>
-std::unique_ptr<gpu_pair_sorter<Key, Value>> make_cub_merge_pairs() {
-  return std::make_unique<cub_merge_pairs_sorter<false, Key, Value>>();
-}
-
-#define WARPSORT_INSTANTIATE_CUB_MERGE_PAIRS(Key, Value) \
-  template std::unique_ptr<gpu_pair_sorter<Key, Value>> make_cub_merge_pairs<Key, Value>();
-WARPSORT_FOR_EACH_KEY_VALUE(WARPSORT_INSTANTIATE_CUB_MERGE_PAIRS)
-#undef WARPSORT_INSTANTIATE_CUB_MERGE_PAIRS
+WARPSORT_DEFINE_GPU_PAIR_BASELINE(make_cub_merge_pairs,
+                                  std::make_unique<cub_merge_pairs_sorter<false, Key, Value>>())
 
 }  // namespace warpsort::baselines::detail

@@ -9,96 +9,68 @@
 #include <cub/device/device_merge_sort.cuh>
 
 #include <algorithm>
-#include <cstdint>
+#include <array>
+#include <cstddef>
 
+#include "baselines/cub_two_phase.cuh"
 #include "baselines/gpu_pair_baselines_impl.cuh"
+#include "baselines/prepared_baseline.cuh"
 #include "warpsort/error.hpp"
 #include "warpsort/order.cuh"
 
 namespace warpsort::baselines::detail {
 
-/// Runs the CUB call for one comparator (a size query when d_temp is null).
-template <bool Stable, class Key, class Value, class Comp>
-cudaError_t merge_pairs_call(void* d_temp, std::size_t& bytes, Key* d_keys, Value* d_values,
-                             std::size_t n, Comp comp, cudaStream_t stream) {
-  return with_offset_type(n, [&](auto num_items) {
-    if constexpr (Stable)
-      return cub::DeviceMergeSort::StableSortPairs(d_temp, bytes, d_keys, d_values, num_items,
-                                                   comp, stream);
-    else
-      return cub::DeviceMergeSort::SortPairs(d_temp, bytes, d_keys, d_values, num_items, comp,
-                                             stream);
-  });
-}
-
-/// CUB temporary bytes for n pairs, either direction.
 template <bool Stable, class Key, class Value>
-std::size_t merge_pairs_cub_bytes(std::size_t n) {
-  std::size_t up = 0, down = 0;
-  WARPSORT_CUDA_CHECK((merge_pairs_call<Stable>(nullptr, up, static_cast<Key*>(nullptr),
-                                                static_cast<Value*>(nullptr), n,
-                                                warpsort::less<Key>{}, cudaStream_t{})));
-  WARPSORT_CUDA_CHECK((merge_pairs_call<Stable>(nullptr, down, static_cast<Key*>(nullptr),
-                                                static_cast<Value*>(nullptr), n,
-                                                warpsort::greater<Key>{}, cudaStream_t{})));
-  return std::max(up, down);
-}
-
-/// Enough for every n <= max_n, on both offset paths.
-template <bool Stable, class Key, class Value>
-std::size_t merge_pairs_cub_bytes_up_to(std::size_t max_n) {
-  return cub_bytes_up_to(max_n, [](std::size_t n) { return merge_pairs_cub_bytes<Stable, Key, Value>(n); });
-}
-
-template <bool Stable, class Key, class Value>
-class cub_merge_pairs_sorter final : public gpu_pair_sorter<Key, Value>, public sorter_internals {
+class cub_merge_pairs_sorter final
+    : public prepared_baseline<gpu_pair_sorter<Key, Value>,
+                               cub_merge_pairs_sorter<Stable, Key, Value>, 1> {
  public:
-  static constexpr const char* baseline_name = Stable ? "cub_merge_stable_pairs" : "cub_merge_pairs";
+  static constexpr const char* baseline_name =
+      Stable ? "cub_merge_stable_pairs" : "cub_merge_pairs";
 
   std::string name() const override { return baseline_name; }
   bool stable() const override { return Stable; }
 
-  std::size_t temp_bytes(std::size_t max_n) const override {
-    if (max_n <= 1) return 0;
-    return merge_pairs_cub_bytes_up_to<Stable, Key, Value>(max_n);
-  }
-
-  void prepare(std::size_t max_n) override {
-    if (max_n <= prepared_n_) return;
-    prepared_n_ = 0;
-    if (max_n <= 1) {
-      prepared_n_ = max_n;
-      return;
-    }
-    const std::size_t bytes = merge_pairs_cub_bytes_up_to<Stable, Key, Value>(max_n);
-    temp_.reset(0);
-    temp_.reset(bytes);
-    prepared_n_ = max_n;
-  }
-
   void sort(Key* d_keys, Value* d_values, std::size_t n, bool descending,
             cudaStream_t stream) override {
-    check_prepared(baseline_name, n, prepared_n_);
+    this->check(baseline_name, n);
     if (n <= 1) return;
-    std::size_t bytes = temp_.bytes();  // CUB checks it is enough (cudaErrorInvalidValue if not)
+    // CUB checks that the storage is enough (cudaErrorInvalidValue if not).
+    std::size_t bytes = this->part_size(0);
     if (descending) {
-      WARPSORT_CUDA_CHECK((merge_pairs_call<Stable>(temp_.get(), bytes, d_keys, d_values, n,
-                                                    warpsort::greater<Key>{}, stream)));
+      WARPSORT_CUDA_CHECK(cub_call(this->part(0), bytes, d_keys, d_values, n,
+                                   warpsort::greater<Key>{}, stream));
     } else {
-      WARPSORT_CUDA_CHECK((merge_pairs_call<Stable>(temp_.get(), bytes, d_keys, d_values, n,
-                                                    warpsort::less<Key>{}, stream)));
+      WARPSORT_CUDA_CHECK(cub_call(this->part(0), bytes, d_keys, d_values, n,
+                                   warpsort::less<Key>{}, stream));
     }
   }
 
-  std::vector<std::pair<void*, std::size_t>> device_buffers() const override {
-    std::vector<std::pair<void*, std::size_t>> out;
-    temp_.describe(out);
-    return out;
+  /// CUB's temporary storage for either direction, the only part.
+  static std::array<std::size_t, 1> part_bytes(std::size_t max_n) {
+    const auto bytes_for = [max_n](auto comp) {
+      return cub_temp_bytes(max_n, [&](std::size_t n, std::size_t& bytes) {
+        return cub_call(nullptr, bytes, static_cast<Key*>(nullptr), static_cast<Value*>(nullptr),
+                        n, comp, cudaStream_t{});
+      });
+    };
+    return {{std::max(bytes_for(warpsort::less<Key>{}), bytes_for(warpsort::greater<Key>{}))}};
   }
 
  private:
-  device_buffer temp_;
-  std::size_t prepared_n_ = 0;
+  /// The one CUB call for one comparator: a size query when d_temp is null, else the sort.
+  template <class Comp>
+  static cudaError_t cub_call(void* d_temp, std::size_t& bytes, Key* d_keys, Value* d_values,
+                              std::size_t n, Comp comp, cudaStream_t stream) {
+    return with_offset_type(n, [&](auto num_items) {
+      if constexpr (Stable)
+        return cub::DeviceMergeSort::StableSortPairs(d_temp, bytes, d_keys, d_values, num_items,
+                                                     comp, stream);
+      else
+        return cub::DeviceMergeSort::SortPairs(d_temp, bytes, d_keys, d_values, num_items, comp,
+                                               stream);
+    });
+  }
 };
 
 }  // namespace warpsort::baselines::detail

@@ -32,21 +32,6 @@ WARPSORT_FOR_EACH_KEY_TYPE(WARPSORT_INSTANTIATE_MAKE_GPU_BASELINE)
 
 namespace detail {
 
-void free_device_noexcept(void* p) noexcept {
-  if (p != nullptr) (void)cudaFree(p);  // errors ignored: called from destructors
-}
-
-void device_buffer::reset(std::size_t bytes) {
-  free_device_noexcept(ptr_);
-  ptr_ = nullptr;
-  bytes_ = 0;
-  if (bytes == 0) return;
-  void* p = nullptr;
-  WARPSORT_CUDA_CHECK(cudaMalloc(&p, bytes));
-  ptr_ = p;
-  bytes_ = bytes;
-}
-
 void check_prepared(const char* baseline, std::size_t n, std::size_t prepared_max_n) {
   if (n > 1 && n > prepared_max_n)
     throw input_error(std::string(baseline) + ": sort of " + std::to_string(n) +

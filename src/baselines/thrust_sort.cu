@@ -4,14 +4,7 @@
 
 namespace warpsort::baselines::detail {
 
-template <class Key>
-std::unique_ptr<gpu_sorter<Key>> make_thrust_sort() {
-  return std::make_unique<thrust_sorter<Key, thrust::less<Key>>>("thrust_sort");
-}
-
-#define WARPSORT_INSTANTIATE_THRUST_SORT(name, Key) \
-  template std::unique_ptr<gpu_sorter<Key>> make_thrust_sort<Key>();
-WARPSORT_FOR_EACH_KEY_TYPE(WARPSORT_INSTANTIATE_THRUST_SORT)
-#undef WARPSORT_INSTANTIATE_THRUST_SORT
+WARPSORT_DEFINE_GPU_BASELINE(make_thrust_sort,
+                             std::make_unique<thrust_sorter<Key, thrust::less<Key>>>("thrust_sort"))
 
 }  // namespace warpsort::baselines::detail

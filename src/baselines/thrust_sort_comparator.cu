@@ -17,14 +17,8 @@ struct custom_less {
 
 }  // namespace
 
-template <class Key>
-std::unique_ptr<gpu_sorter<Key>> make_thrust_sort_comparator() {
-  return std::make_unique<thrust_sorter<Key, custom_less<Key>>>("thrust_sort_comparator");
-}
-
-#define WARPSORT_INSTANTIATE_THRUST_SORT_COMPARATOR(name, Key) \
-  template std::unique_ptr<gpu_sorter<Key>> make_thrust_sort_comparator<Key>();
-WARPSORT_FOR_EACH_KEY_TYPE(WARPSORT_INSTANTIATE_THRUST_SORT_COMPARATOR)
-#undef WARPSORT_INSTANTIATE_THRUST_SORT_COMPARATOR
+WARPSORT_DEFINE_GPU_BASELINE(
+    make_thrust_sort_comparator,
+    std::make_unique<thrust_sorter<Key, custom_less<Key>>>("thrust_sort_comparator"))
 
 }  // namespace warpsort::baselines::detail

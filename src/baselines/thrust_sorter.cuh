@@ -19,11 +19,15 @@
 #include <thrust/system/cuda/execution_policy.h>
 #include <thrust/system_error.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "baselines/gpu_baselines_impl.cuh"
+#include "baselines/prepared_baseline.cuh"
+#include "host/device_buffer.hpp"
 #include "warpsort/error.hpp"
 
 #if CCCL_MAJOR_VERSION != 3
@@ -48,9 +52,7 @@ struct thrust_arena_allocator {
       return block;
     }
     ++unplanned;
-    void* p = nullptr;
-    WARPSORT_CUDA_CHECK(cudaMalloc(&p, want == 0 ? 1 : want));
-    return static_cast<char*>(p);
+    return ::warpsort::detail::device_buffer<char>(want == 0 ? 1 : want).release();
   }
 
   void deallocate(char* p, std::size_t) noexcept {
@@ -58,7 +60,7 @@ struct thrust_arena_allocator {
       in_use = false;  // stream order protects the next sort on the same stream
       return;
     }
-    free_device_noexcept(p);
+    if (p != nullptr) (void)cudaFree(p);  // errors ignored: Thrust frees from destructors
   }
 };
 
@@ -76,7 +78,10 @@ struct thrust_probe_allocator {
 };
 
 template <class Key, class Compare>
-class thrust_sorter final : public gpu_sorter<Key>, public sorter_internals {
+class thrust_sorter final
+    : public prepared_baseline<gpu_sorter<Key>, thrust_sorter<Key, Compare>, 1> {
+  using base = prepared_baseline<gpu_sorter<Key>, thrust_sorter<Key, Compare>, 1>;
+
  public:
   explicit thrust_sorter(std::string name) : name_(std::move(name)) {}
 
@@ -100,23 +105,21 @@ class thrust_sorter final : public gpu_sorter<Key>, public sorter_internals {
     return 0;
   }
 
-  std::size_t temp_bytes(std::size_t max_n) const override { return thrust_request(max_n); }
+  /// The arena's block, the only part.
+  static std::array<std::size_t, 1> part_bytes(std::size_t max_n) {
+    return {{thrust_request(max_n)}};
+  }
 
   void prepare(std::size_t max_n) override {
-    if (max_n <= prepared_n_) return;
-    prepared_n_ = 0;
-    const std::size_t bytes = thrust_request(max_n);
-    arena_.block = nullptr;
+    arena_.block = nullptr;  // not left pointing at a block that base::prepare frees
     arena_.capacity = 0;
-    block_.reset(0);
-    block_.reset(bytes);
-    arena_.block = static_cast<char*>(block_.get());
-    arena_.capacity = block_.bytes();
-    prepared_n_ = max_n;
+    base::prepare(max_n);
+    arena_.block = this->template part<char>(0);
+    arena_.capacity = this->part_size(0);
   }
 
   void sort(Key* d_keys, std::size_t n, cudaStream_t stream) override {
-    check_prepared(name_.c_str(), n, prepared_n_);
+    this->check(name_.c_str(), n);
     if (n <= 1) return;
     try {
       thrust::sort(thrust::cuda::par_nosync(arena_).on(stream), d_keys, d_keys + n, Compare{});
@@ -127,19 +130,11 @@ class thrust_sorter final : public gpu_sorter<Key>, public sorter_internals {
     }
   }
 
-  std::vector<std::pair<void*, std::size_t>> device_buffers() const override {
-    std::vector<std::pair<void*, std::size_t>> out;
-    block_.describe(out);
-    return out;
-  }
-
   std::size_t unplanned_allocations() const override { return arena_.unplanned; }
 
  private:
   std::string name_;
-  device_buffer block_;
   thrust_arena_allocator arena_;
-  std::size_t prepared_n_ = 0;
 };
 
 }  // namespace warpsort::baselines::detail

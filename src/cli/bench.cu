@@ -4,8 +4,9 @@
 // algorithm then allocates its temporary storage, runs warm-ups and timed runs on a work buffer
 // restored from the pristine copy before every run, and every run's output is validated.
 // With --values (pairs mode) the same per (key type, distribution, n) for (key, index) pairs:
-// pristine keys and values, one stable reference (pair_check.cuh), warpsort::sort_pairs and the
-// pair baselines; no end-to-end or CPU runs.
+// pristine keys and values, one stable reference (warpsort::pair_reference_checker),
+// warpsort::sort_pairs and the pair baselines; no end-to-end or CPU runs. Keys and pairs run
+// through the same code: workload.cuh.
 // With --descending everything (warpsort, the references) uses warpsort::greater: keys only,
 // warpsort and CUB's descending sorts (baselines/cub_descending.cuh) run; pairs, every pair
 // baseline.
@@ -13,7 +14,6 @@
 #include "cli/bench.hpp"
 
 #include "baselines/cpu_baselines.hpp"
-#include "baselines/cub_descending.cuh"
 #include "baselines/gpu_baselines.cuh"
 #include "baselines/gpu_pair_baselines.cuh"
 #include "cli/gpu_timing.cuh"
@@ -22,8 +22,8 @@
 #include "cli/memory_check.hpp"
 #include "cli/metadata.hpp"
 #include "cli/metrics.hpp"
-#include "cli/pair_check.cuh"
 #include "cli/results.hpp"
+#include "cli/workload.cuh"
 #include "data/distributions.hpp"
 #include "host/device_buffer.hpp"
 
@@ -44,85 +44,29 @@ namespace {
 
 using steady = std::chrono::steady_clock;
 
-/// Device temporary bytes an algorithm needs for n keys (for the memory check).
-template <class Key, class Comp>
+/// Device temporary bytes an algorithm needs for n items of workload W (for the memory check).
+template <class W>
 std::size_t temp_bytes_of(const std::string& algorithm, std::size_t n) {
-  if (algorithm == "warpsort") {
-    std::size_t bytes = 0;
-    sort_keys<Key, Comp>(nullptr, bytes, nullptr, nullptr, n, Comp{}, 0, tuned_policy<Key>());
-    return bytes;
-  }
-  return baselines::make_keys_sorter<Key>(algorithm, order_traits<Key, Comp>::descending)->temp_bytes(n);
+  if (algorithm == "warpsort") return W::temp_bytes(n);
+  return typename W::baseline(algorithm).temp_bytes(n);
 }
 
-/// What one (key type, distribution, n) provides to every algorithm run on it; Comp is the order.
-template <class Key, class Comp>
+/// What one (key type, distribution, n) provides to every algorithm run on it.
+template <class W>
 struct bench_input {
-  std::string label;                   // "uint32 uniform 2^24"
+  using Key = typename W::key_type;
+  std::string label;                // "uint32 uniform 2^24"
   std::string dist;
   std::size_t n = 0;
-  std::vector<Key> keys;               // host keys (also the pageable end-to-end source)
-  detail::device_buffer<Key> pristine; // never sorted
-  detail::device_buffer<Key> work;     // restored from pristine before every run
-  std::unique_ptr<reference_checker<Key, Comp>> checker;
-  std::vector<Key> reference;          // the thrust::sort reference on the host (e2e, CPU)
-  std::vector<Key> pageable_out;       // end-to-end buffers, allocated before timing
+  std::vector<Key> keys;            // host keys (keys alone: the end-to-end source, the CPU input)
+  typename W::buffers pristine;     // never sorted
+  typename W::buffers work;         // restored from pristine before every run
+  std::unique_ptr<typename W::checker> checker;
+  // Keys alone, for end-to-end and CPU runs:
+  std::vector<Key> reference;       // the thrust::sort reference on the host
+  std::vector<Key> pageable_out;    // end-to-end buffers, allocated before timing
   pinned_buffer<Key> pinned_in, pinned_out;
 };
-
-/// Device temporary bytes a pairs algorithm needs for n pairs (as its size query returns).
-template <class Key, class Value, class Comp>
-std::size_t pair_temp_bytes_of(const std::string& algorithm, std::size_t n) {
-  if (algorithm == "warpsort") return warpsort_pair_temp_bytes<Key, Value, Comp>(n);
-  return baselines::make_gpu_pair_baseline<Key, Value>(algorithm)->temp_bytes(n);
-}
-
-/// What one (key type, distribution, n) provides to every pairs algorithm run on it.
-template <class Key, class Value, class Comp>
-struct bench_pair_input {
-  std::string label;  // "uint32+uint32 uniform 2^24"
-  std::string type;   // "uint32+uint32"
-  std::string dist;
-  std::size_t n = 0;
-  detail::device_buffer<Key> pristine_keys;      // never sorted
-  detail::device_buffer<Value> pristine_values;  // 0..n-1, never sorted
-  detail::device_buffer<Key> work_keys;          // restored from the pristine copies before every run
-  detail::device_buffer<Value> work_values;
-  std::unique_ptr<pair_checker<Key, Value, Comp>> checker;
-};
-
-/// Sorts the pairs (d_keys, d_values) in place on a stream; everything it needs is allocated
-/// beforehand.
-template <class Key, class Value>
-using pair_sort_fn = std::function<void(Key* d_keys, Value* d_values, cudaStream_t stream)>;
-
-/// time_device_runs for pairs: for each of `warmup` + `reps` runs, restore the work keys AND
-/// values from the pristine copies (not timed), record an event, sort, record an event, then
-/// check the output (`stable`: against the stable reference exactly).
-template <class Key, class Value, class Comp>
-device_runs time_pair_runs(const pair_sort_fn<Key, Value>& sort, bench_pair_input<Key, Value, Comp>& in,
-                           bool stable, int warmup, int reps, cudaStream_t stream) {
-  device_runs runs;
-  event_timer timer;
-  const std::size_t n = in.n;
-  for (int run = 0; run < warmup + reps; ++run) {
-    WARPSORT_CUDA_CHECK(cudaMemcpyAsync(in.work_keys.get(), in.pristine_keys.get(), n * sizeof(Key),
-                                        cudaMemcpyDeviceToDevice, stream));
-    WARPSORT_CUDA_CHECK(cudaMemcpyAsync(in.work_values.get(), in.pristine_values.get(),
-                                        n * sizeof(Value), cudaMemcpyDeviceToDevice, stream));
-    timer.start(stream);
-    sort(in.work_keys.get(), in.work_values.get(), stream);
-    const float ms = timer.stop(stream);
-    const bool timed = run >= warmup;
-    if (timed) runs.times_ms.push_back(ms);
-    const std::string problem = in.checker->check(in.work_keys.get(), in.work_values.get(), stable);
-    if (!problem.empty())
-      runs.failures.push_back((timed ? "timed run " + std::to_string(run - warmup + 1)
-                                     : "warm-up run " + std::to_string(run + 1)) +
-                              ": " + problem);
-  }
-  return runs;
-}
 
 class bench_runner {
  public:
@@ -134,19 +78,9 @@ class bench_runner {
 
   void run() {
     for (data::key_type type : config_.key_types)
-      with_key_and_order(type, config_.descending, [&](auto tag, auto comp) {
-        using Key = typename decltype(tag)::type;
-        using Comp = decltype(comp);
-        if (config_.values == value_type::none) {
-          for (const std::string& dist : config_.distributions)
-            for (std::size_t n : config_.sizes) run_input<Key, Comp>(dist, n);
-          return;
-        }
-        with_value_type(config_.values, [&](auto vtag) {
-          using Value = typename decltype(vtag)::type;
-          for (const std::string& dist : config_.distributions)
-            for (std::size_t n : config_.sizes) run_pair_input<Key, Value, Comp>(dist, n);
-        });
+      with_workload(type, config_.descending, config_.values, [&](auto w) {
+        for (const std::string& dist : config_.distributions)
+          for (std::size_t n : config_.sizes) run_input<decltype(w)>(dist, n);
       });
   }
 
@@ -193,8 +127,8 @@ class bench_runner {
     return row;
   }
 
-  /// Value = void: keys only; else bandwidth counts keys and values.
-  template <class Key, class Value = void>
+  /// Bandwidth counts keys, and values for pairs.
+  template <class W>
   void set_times(result_row& row, const std::vector<double>& times_ms) {
     const run_summary s = summarize(times_ms);
     row.reps = static_cast<int>(times_ms.size());
@@ -202,9 +136,7 @@ class bench_runner {
     row.min_ms = s.min_ms;
     row.max_ms = s.max_ms;
     row.keys_per_s = keys_per_second(row.n, s.median_ms);
-    std::size_t item_bytes = sizeof(Key);
-    if constexpr (!std::is_void_v<Value>) item_bytes += sizeof(Value);
-    row.bandwidth_gbs = bandwidth_gbs(row.n, item_bytes, s.median_ms);
+    row.bandwidth_gbs = bandwidth_gbs(row.n, W::item_bytes, s.median_ms);
   }
 
   /// "uint32 uniform 2^20", with " descending" appended under --descending.
@@ -212,20 +144,14 @@ class bench_runner {
     return fmt::format("{} {} {}{}", type, dist, format_size(n), config_.descending ? " descending" : "");
   }
 
-  template <class Key, class Value, class Comp>
-  void run_pair_input(const std::string& dist, std::size_t n);
-  template <class Key, class Value, class Comp>
-  void run_pair_gpu(const std::string& algorithm, bench_pair_input<Key, Value, Comp>& in,
-                    cudaStream_t stream);
-
-  template <class Key, class Comp>
+  template <class W>
   void run_input(const std::string& dist, std::size_t n);
-  template <class Key, class Comp>
-  void run_gpu(const std::string& algorithm, bench_input<Key, Comp>& in, cudaStream_t stream);
-  template <class Key, class Comp>
-  void run_cpu(const std::string& algorithm, const bench_input<Key, Comp>& in);
-  template <class Key, class Comp>
-  void measure_gpu(const device_sort_fn<Key>& sort, bench_input<Key, Comp>& in, cudaStream_t stream,
+  template <class W>
+  void run_gpu(const std::string& algorithm, bench_input<W>& in, cudaStream_t stream);
+  template <class W>
+  void run_cpu(const std::string& algorithm, const bench_input<W>& in);
+  template <class W, class Sort>
+  void measure_gpu(Sort&& sort, bool stable, bench_input<W>& in, cudaStream_t stream,
                    result_row& row, std::vector<std::string>& failures);
 
   const bench_config& config_;
@@ -238,10 +164,10 @@ class bench_runner {
   cuda_stream stream_;
 };
 
-template <class Key, class Comp>
+template <class W>
 void bench_runner::run_input(const std::string& dist, std::size_t n) {
-  const std::string type = data::key_type_name(data::key_type_of<Key>());
-  const std::string label = input_label(type, dist, n);
+  using Key = typename W::key_type;
+  const std::string label = input_label(W::type_name(), dist, n);
 
   // Which algorithms run at this n.
   std::vector<std::string> gpu, cpu, capped;
@@ -250,11 +176,14 @@ void bench_runner::run_input(const std::string& dist, std::size_t n) {
     if (cap != config_.algorithm_max_n.end() && n > cap->second) {
       progress(a + " " + label, "skipped (runs only up to n=" + format_size(cap->second) + ")");
       note(a + " runs only up to n=" + format_size(cap->second) + " in this experiment");
+    } else if (W::has_values && a == "warpsort" && n > max_pairs) {
+      progress(a + " " + label, "skipped (sort_pairs takes at most 2^32 - 1 pairs)");
+      note("warpsort::sort_pairs takes at most 2^32 - 1 pairs: warpsort skipped at n=" + format_size(n));
     } else {
       gpu.push_back(a);
     }
   }
-  for (const std::string& a : plan_.cpu) {
+  for (const std::string& a : plan_.cpu) {  // keys alone: the pairs plan has no CPU algorithms
     if (n > config_.cpu_max_n) {
       progress(a + " " + label, "skipped (n above --cpu-max-n)");
       capped.push_back(a);
@@ -268,13 +197,19 @@ void bench_runner::run_input(const std::string& dist, std::size_t n) {
   if (gpu.empty() && cpu.empty()) return;
 
   // Memory, before allocating anything for this n: an n that does not fit is skipped.
-  const bool end_to_end = config_.e2e && !gpu.empty();
+  const bool end_to_end = !W::has_values && config_.e2e && !gpu.empty();
   try {
     std::size_t largest_temp = 0;
-    for (const std::string& a : gpu)
-      largest_temp = std::max(largest_temp, temp_bytes_of<Key, Comp>(a, n));
-    require_device_memory(n, device_bytes_needed(n, sizeof(Key), largest_temp, std::is_floating_point_v<Key>));
-    require_host_memory(n, host_bytes_needed(n, sizeof(Key), end_to_end, !cpu.empty()));
+    for (const std::string& a : gpu) largest_temp = std::max(largest_temp, temp_bytes_of<W>(a, n));
+    if constexpr (W::has_values) {
+      require_device_memory(n, pairs_device_bytes_needed(n, sizeof(Key), sizeof(typename W::value_t),
+                                                         largest_temp));
+      require_host_memory(n, n * sizeof(Key) + (std::size_t{256} << 20));
+    } else {
+      require_device_memory(
+          n, device_bytes_needed(n, sizeof(Key), largest_temp, std::is_floating_point_v<Key>));
+      require_host_memory(n, host_bytes_needed(n, sizeof(Key), end_to_end, !cpu.empty()));
+    }
   } catch (const input_error& e) {
     note("skipped " + label + ": " + e.what());
     fmt::print(stderr, "warpsort: skipping {}: {}\n", label, e.what());
@@ -284,28 +219,28 @@ void bench_runner::run_input(const std::string& dist, std::size_t n) {
   }
 
   const cudaStream_t stream = stream_.get();
-  bench_input<Key, Comp> in;
+  bench_input<W> in;
   in.label = label;
   in.dist = dist;
   in.n = n;
   in.keys = data::generate<Key>(dist, config_.seed, n);
-  in.pristine = detail::device_buffer<Key>(n);
-  WARPSORT_CUDA_CHECK(cudaMemcpyAsync(in.pristine.get(), in.keys.data(), n * sizeof(Key),
-                                      cudaMemcpyHostToDevice, stream));
-  in.checker = std::make_unique<reference_checker<Key, Comp>>(in.pristine.get(), n, Comp{}, stream);
-  in.work = detail::device_buffer<Key>(n);
-  if (end_to_end || !cpu.empty()) {
-    in.reference.resize(n);
-    WARPSORT_CUDA_CHECK(cudaMemcpyAsync(in.reference.data(), in.checker->sorted(), n * sizeof(Key),
-                                        cudaMemcpyDeviceToHost, stream));
-    WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
-  }
-  if (end_to_end) {
-    in.pageable_out.assign(n, Key{});
-    in.pinned_in = pinned_buffer<Key>(n);
-    in.pinned_out = pinned_buffer<Key>(n);
-    std::copy(in.keys.begin(), in.keys.end(), in.pinned_in.get());
-    std::fill(in.pinned_out.get(), in.pinned_out.get() + n, Key{});
+  in.pristine = typename W::buffers(n);
+  W::load(in.pristine, in.keys.data(), n, stream);
+  // The references (built and checked once) before the work buffers: their check needs the room.
+  in.checker = std::make_unique<typename W::checker>(in.pristine, n, stream);
+  in.work = typename W::buffers(n);
+  if constexpr (!W::has_values) {
+    if (end_to_end || !cpu.empty()) {
+      in.reference.resize(n);
+      download(in.reference.data(), in.checker->sorted_keys(), n, stream);
+    }
+    if (end_to_end) {
+      in.pageable_out.assign(n, Key{});
+      in.pinned_in = pinned_buffer<Key>(n);
+      in.pinned_out = pinned_buffer<Key>(n);
+      std::copy(in.keys.begin(), in.keys.end(), in.pinned_in.get());
+      std::fill(in.pinned_out.get(), in.pinned_out.get() + n, Key{});
+    }
   }
 
   // An algorithm that refuses this input (input_error) is skipped with a note; CUDA errors stop
@@ -319,69 +254,69 @@ void bench_runner::run_input(const std::string& dist, std::size_t n) {
       progress(a + " " + label, "skipped (see notes)");
     }
   };
-  for (const std::string& a : gpu) run_or_skip(a, [&] { run_gpu<Key, Comp>(a, in, stream); });
-  for (const std::string& a : cpu) run_or_skip(a, [&] { run_cpu<Key, Comp>(a, in); });
+  for (const std::string& a : gpu) run_or_skip(a, [&] { run_gpu<W>(a, in, stream); });
+  if constexpr (!W::has_values)
+    for (const std::string& a : cpu) run_or_skip(a, [&] { run_cpu<W>(a, in); });
 }
 
-template <class Key, class Comp>
-void bench_runner::measure_gpu(const device_sort_fn<Key>& sort, bench_input<Key, Comp>& in,
-                               cudaStream_t stream, result_row& row,
-                               std::vector<std::string>& failures) {
+/// The device-time runs of one algorithm (sort() sorts in.work in place), then, for keys with
+/// --e2e, the end-to-end runs from pageable and from pinned host memory.
+template <class W, class Sort>
+void bench_runner::measure_gpu(Sort&& sort, bool stable, bench_input<W>& in, cudaStream_t stream,
+                               result_row& row, std::vector<std::string>& failures) {
   const std::size_t n = in.n;
-  device_runs runs = time_device_runs<Key>(sort, in.pristine.get(), in.work.get(), n,
-                                           config_.warmup, config_.reps, *in.checker, stream);
-  set_times<Key>(row, runs.times_ms);
+  const device_runs runs = time_device_runs([&] { W::copy(in.work, in.pristine, n, stream); }, sort,
+                                            [&] { return in.checker->check(in.work, stable); },
+                                            config_.warmup, config_.reps, stream);
+  set_times<W>(row, runs.times_ms);
   failures.insert(failures.end(), runs.failures.begin(), runs.failures.end());
-  if (!config_.e2e) return;
-
-  const Key* reference = in.reference.data();
-  const std::function<std::string(const Key*)> check = [reference, n](const Key* result) {
-    return host_mismatch_message(reference, result, n, "the reference (thrust::sort)");
-  };
-  device_runs pageable = time_end_to_end<Key>(sort, in.keys.data(), in.pageable_out.data(),
-                                              in.work.get(), n, config_.warmup, config_.reps,
-                                              check, stream);
-  device_runs pinned = time_end_to_end<Key>(sort, in.pinned_in.get(), in.pinned_out.get(),
-                                            in.work.get(), n, config_.warmup, config_.reps, check,
-                                            stream);
-  row.e2e_pageable_ms = median(pageable.times_ms);
-  row.e2e_pinned_ms = median(pinned.times_ms);
-  for (const auto* r : {&pageable, &pinned})
-    failures.insert(failures.end(), r->failures.begin(), r->failures.end());
+  if constexpr (!W::has_values) {
+    using Key = typename W::key_type;
+    if (!config_.e2e) return;
+    const Key* reference = in.reference.data();
+    const std::function<std::string(const Key*)> check = [reference, n](const Key* result) {
+      return host_mismatch_message(reference, result, n, "the reference (thrust::sort)");
+    };
+    Key* const d_work = in.work.keys.get();
+    const device_runs pageable = time_end_to_end(sort, in.keys.data(), in.pageable_out.data(), d_work,
+                                                 n, config_.warmup, config_.reps, check, stream);
+    const device_runs pinned = time_end_to_end(sort, in.pinned_in.get(), in.pinned_out.get(), d_work,
+                                               n, config_.warmup, config_.reps, check, stream);
+    row.e2e_pageable_ms = median(pageable.times_ms);
+    row.e2e_pinned_ms = median(pinned.times_ms);
+    for (const auto* r : {&pageable, &pinned})
+      failures.insert(failures.end(), r->failures.begin(), r->failures.end());
+  }
 }
 
-template <class Key, class Comp>
-void bench_runner::run_gpu(const std::string& algorithm, bench_input<Key, Comp>& in, cudaStream_t stream) {
+template <class W>
+void bench_runner::run_gpu(const std::string& algorithm, bench_input<W>& in, cudaStream_t stream) {
   const std::size_t n = in.n;
   const std::string what = algorithm + " " + in.label;
-  result_row row = new_row(algorithm, "gpu", data::key_type_name(data::key_type_of<Key>()),
-                           in.dist, n);
+  result_row row = new_row(algorithm, "gpu", W::type_name(), in.dist, n);
   std::vector<std::string> failures;
 
   if (algorithm == "warpsort") {
-    using order = Comp;
-    std::size_t temp_bytes = 0;
-    sort_keys<Key, order>(nullptr, temp_bytes, in.work.get(), in.work.get(), n, order{}, 0,
-                          tuned_policy<Key>());
-    // Allocated before timing (at least 1 byte: a null d_temp would make sort_keys a size query).
+    const std::size_t temp_bytes = W::temp_bytes(n);
+    // Allocated before timing (at least 1 byte: a null d_temp would make the sort a size query).
     const detail::device_buffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
-    // Headline runs: no stage timing, so no extra events or synchronization inside the sort.
-    const device_sort_fn<Key> sort = [&](Key* d_keys, cudaStream_t s) {
+    auto sort = [&](stage_times* times) {
       std::size_t bytes = temp_bytes;
-      sort_keys<Key, order>(temp.get(), bytes, d_keys, d_keys, n, order{}, s, tuned_policy<Key>());
+      W::sort(temp.get(), bytes, in.work, in.work, n, stream, times);
     };
-    measure_gpu<Key, Comp>(sort, in, stream, row, failures);
+    // Headline runs: no stage timing, so no extra events or synchronization inside the sort.
+    // warpsort's pairs are stable, so they are checked exactly.
+    measure_gpu<W>([&] { sort(nullptr); }, true, in, stream, row, failures);
     // Step breakdown: a separate set of runs with stage_times (validated too).
     std::vector<stage_times> steps;
-    const device_sort_fn<Key> sort_with_steps = [&](Key* d_keys, cudaStream_t s) {
-      std::size_t bytes = temp_bytes;
-      stage_times t;
-      sort_keys<Key, order>(temp.get(), bytes, d_keys, d_keys, n, order{}, s, tuned_policy<Key>(), &t);
-      steps.push_back(t);
-    };
-    const device_runs step_runs = time_device_runs<Key>(sort_with_steps, in.pristine.get(),
-                                                        in.work.get(), n, 0, config_.reps,
-                                                        *in.checker, stream);
+    const device_runs step_runs = time_device_runs(
+        [&] { W::copy(in.work, in.pristine, n, stream); },
+        [&] {
+          stage_times t;
+          sort(&t);
+          steps.push_back(t);
+        },
+        [&] { return in.checker->check(in.work, true); }, 0, config_.reps, stream);
     failures.insert(failures.end(), step_runs.failures.begin(), step_runs.failures.end());
     auto step_median = [&](float stage_times::*field) {
       std::vector<double> v;
@@ -394,26 +329,25 @@ void bench_runner::run_gpu(const std::string& algorithm, bench_input<Key, Comp>&
     row.step4_ms = step_median(&stage_times::merge_groups_ms);
     if (n > 0)
       row.footprint_bytes_per_key =
-          static_cast<double>(n * sizeof(Key) + temp_bytes) / static_cast<double>(n);
+          static_cast<double>(n * W::item_bytes + temp_bytes) / static_cast<double>(n);
   } else {
-    // Descending: cub_radix / cub_merge are CUB's descending sorts
-    // (baselines/cub_descending.cuh).
-    std::unique_ptr<baselines::gpu_sorter<Key>> sorter =
-        baselines::make_keys_sorter<Key>(algorithm, order_traits<Key, Comp>::descending);
-    sorter->prepare(n);  // temporary storage allocated before timing
-    const device_sort_fn<Key> sort = [&](Key* d_keys, cudaStream_t s) { sorter->sort(d_keys, n, s); };
-    measure_gpu<Key, Comp>(sort, in, stream, row, failures);
+    // Keys under --descending: cub_radix / cub_merge are CUB's descending sorts
+    // (baselines/cub_descending.cuh); pairs: every pair baseline takes the order.
+    typename W::baseline sorter(algorithm);
+    sorter.prepare(n);  // temporary storage allocated before timing
+    measure_gpu<W>([&] { sorter.sort(in.work, n, stream); }, sorter.stable(), in, stream, row,
+                   failures);
   }
   report_failures(what, failures, row);
   finish_row(row, what);
 }
 
-template <class Key, class Comp>
-void bench_runner::run_cpu(const std::string& algorithm, const bench_input<Key, Comp>& in) {
+template <class W>
+void bench_runner::run_cpu(const std::string& algorithm, const bench_input<W>& in) {
+  using Key = typename W::key_type;
   const std::size_t n = in.n;
   const std::string what = algorithm + " " + in.label;
-  result_row row = new_row(algorithm, "cpu", data::key_type_name(data::key_type_of<Key>()),
-                           in.dist, n);
+  result_row row = new_row(algorithm, "cpu", W::type_name(), in.dist, n);
   std::vector<double> times;
   std::vector<std::string> failures;
   std::vector<Key> work(n);
@@ -427,136 +361,7 @@ void bench_runner::run_cpu(const std::string& algorithm, const bench_input<Key, 
         host_mismatch_message(in.reference.data(), work.data(), n, "the reference (thrust::sort)");
     if (!problem.empty()) failures.push_back("run " + std::to_string(run) + ": " + problem);
   }
-  set_times<Key>(row, times);
-  report_failures(what, failures, row);
-  finish_row(row, what);
-}
-
-template <class Key, class Value, class Comp>
-void bench_runner::run_pair_input(const std::string& dist, std::size_t n) {
-  const std::string type = pair_type_name(data::key_type_name(data::key_type_of<Key>()), config_.values);
-  const std::string label = input_label(type, dist, n);
-
-  std::vector<std::string> gpu;
-  for (const std::string& a : plan_.gpu) {
-    const auto cap = config_.algorithm_max_n.find(a);
-    if (cap != config_.algorithm_max_n.end() && n > cap->second) {
-      progress(a + " " + label, "skipped (runs only up to n=" + format_size(cap->second) + ")");
-      note(a + " runs only up to n=" + format_size(cap->second) + " in this experiment");
-    } else if (a == "warpsort" && n > max_pairs) {
-      progress(a + " " + label, "skipped (sort_pairs takes at most 2^32 - 1 pairs)");
-      note("warpsort::sort_pairs takes at most 2^32 - 1 pairs: warpsort skipped at n=" + format_size(n));
-    } else {
-      gpu.push_back(a);
-    }
-  }
-  if (gpu.empty()) return;
-
-  // Memory, before allocating anything for this n: an n that does not fit is skipped.
-  try {
-    std::size_t largest_temp = 0;
-    for (const std::string& a : gpu)
-      largest_temp = std::max(largest_temp, pair_temp_bytes_of<Key, Value, Comp>(a, n));
-    require_device_memory(n, pairs_device_bytes_needed(n, sizeof(Key), sizeof(Value), largest_temp));
-    require_host_memory(n, n * sizeof(Key) + (std::size_t{256} << 20));
-  } catch (const input_error& e) {
-    note("skipped " + label + ": " + e.what());
-    fmt::print(stderr, "warpsort: skipping {}: {}\n", label, e.what());
-    for (const auto& a : gpu) progress(a + " " + label, "skipped (does not fit in memory)");
-    return;
-  }
-
-  const cudaStream_t stream = stream_.get();
-  bench_pair_input<Key, Value, Comp> in;
-  in.label = label;
-  in.type = type;
-  in.dist = dist;
-  in.n = n;
-  {
-    const std::vector<Key> keys = data::generate<Key>(dist, config_.seed, n);
-    in.pristine_keys = detail::device_buffer<Key>(n);
-    WARPSORT_CUDA_CHECK(cudaMemcpyAsync(in.pristine_keys.get(), keys.data(), n * sizeof(Key),
-                                        cudaMemcpyHostToDevice, stream));
-    WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));  // before `keys` goes
-  }
-  in.pristine_values = detail::device_buffer<Value>(n);
-  fill_indices(in.pristine_values.get(), n, stream);
-  // The reference (built and checked once) before the work buffers: its check needs the room.
-  in.checker = std::make_unique<pair_checker<Key, Value, Comp>>(in.pristine_keys.get(),
-                                                          in.pristine_values.get(), n, stream);
-  in.work_keys = detail::device_buffer<Key>(n);
-  in.work_values = detail::device_buffer<Value>(n);
-
-  for (const std::string& a : gpu) {
-    try {
-      run_pair_gpu<Key, Value, Comp>(a, in, stream);
-    } catch (const input_error& e) {
-      note("skipped " + a + " " + label + ": " + e.what());
-      fmt::print(stderr, "warpsort: skipping {} {}: {}\n", a, label, e.what());
-      progress(a + " " + label, "skipped (see notes)");
-    }
-  }
-}
-
-template <class Key, class Value, class Comp>
-void bench_runner::run_pair_gpu(const std::string& algorithm, bench_pair_input<Key, Value, Comp>& in,
-                                cudaStream_t stream) {
-  const std::size_t n = in.n;
-  const std::string what = algorithm + " " + in.label;
-  result_row row = new_row(algorithm, "gpu", in.type, in.dist, n);
-  std::vector<std::string> failures;
-  auto add_failures = [&](const device_runs& runs) {
-    failures.insert(failures.end(), runs.failures.begin(), runs.failures.end());
-  };
-
-  if (algorithm == "warpsort") {
-    using order = Comp;
-    const std::size_t temp_bytes = warpsort_pair_temp_bytes<Key, Value, order>(n);
-    // Allocated before timing (at least 1 byte: a null d_temp would make sort_pairs a size query).
-    const detail::device_buffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
-    // Headline runs: no stage timing.
-    const pair_sort_fn<Key, Value> sort = [&](Key* k, Value* v, cudaStream_t s) {
-      std::size_t bytes = temp_bytes;
-      sort_pairs<Key, Value, order>(temp.get(), bytes, k, k, v, v, n, order{}, s,
-                                    tuned_policy<Key>());
-    };
-    const device_runs runs = time_pair_runs<Key, Value, Comp>(sort, in, true, config_.warmup, config_.reps, stream);
-    set_times<Key, Value>(row, runs.times_ms);
-    add_failures(runs);
-    // Step breakdown: a separate set of runs with stage_times (validated too).
-    std::vector<stage_times> steps;
-    const pair_sort_fn<Key, Value> sort_with_steps = [&](Key* k, Value* v, cudaStream_t s) {
-      std::size_t bytes = temp_bytes;
-      stage_times t;
-      sort_pairs<Key, Value, order>(temp.get(), bytes, k, k, v, v, n, order{}, s,
-                                    tuned_policy<Key>(), &t);
-      steps.push_back(t);
-    };
-    add_failures(time_pair_runs<Key, Value, Comp>(sort_with_steps, in, true, 0, config_.reps, stream));
-    auto step_median = [&](float stage_times::*field) {
-      std::vector<double> v;
-      for (const auto& t : steps) v.push_back(t.*field);
-      return median(v);
-    };
-    row.step1_ms = step_median(&stage_times::sort_chunks_ms);
-    row.step2_ms = step_median(&stage_times::merge_pairs_ms);
-    row.step3_ms = step_median(&stage_times::split_ms);
-    row.step4_ms = step_median(&stage_times::merge_groups_ms);
-    if (n > 0)
-      row.footprint_bytes_per_key =
-          static_cast<double>(n * (sizeof(Key) + sizeof(Value)) + temp_bytes) / static_cast<double>(n);
-  } else {
-    std::unique_ptr<baselines::gpu_pair_sorter<Key, Value>> sorter =
-        baselines::make_gpu_pair_baseline<Key, Value>(algorithm);
-    sorter->prepare(n);  // temporary storage allocated before timing
-    const pair_sort_fn<Key, Value> sort = [&](Key* k, Value* v, cudaStream_t s) {
-      sorter->sort(k, v, n, order_traits<Key, Comp>::descending, s);
-    };
-    const device_runs runs =
-        time_pair_runs<Key, Value, Comp>(sort, in, sorter->stable(), config_.warmup, config_.reps, stream);
-    set_times<Key, Value>(row, runs.times_ms);
-    add_failures(runs);
-  }
+  set_times<W>(row, times);
   report_failures(what, failures, row);
   finish_row(row, what);
 }

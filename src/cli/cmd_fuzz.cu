@@ -6,7 +6,8 @@
 // `warpsort sort` command that reproduces it, and ends the run with status 1. One case in three
 // sorts (key, index) pairs with sort_pairs instead (uint32 or uint64 values), validated with
 // validate_pairs_against_references (cub::DeviceRadixSort::SortPairs and
-// cub::DeviceMergeSort::StableSortPairs: keys under equivalence, values exactly).
+// cub::DeviceMergeSort::StableSortPairs: keys under equivalence, values exactly). Keys and
+// pairs run through the same code (workload.cuh), as in `warpsort sort`.
 #include "cli/bench_config.hpp"
 #include "cli/commands.hpp"
 #include "cli/fuzz_case.hpp"
@@ -14,7 +15,7 @@
 #include "cli/key_dispatch.hpp"
 #include "cli/memory_check.hpp"
 #include "cli/metadata.hpp"
-#include "cli/sort_run.cuh"
+#include "cli/workload.cuh"
 #include "data/distributions.hpp"
 #include "host/device_buffer.hpp"
 
@@ -35,93 +36,47 @@ namespace {
 
 using steady = std::chrono::steady_clock;
 
-/// Runs one case; returns an empty string when warpsort's output is valid, else what is wrong.
-/// With `inject` (n >= 1), flips the low bit of the middle output key before validating.
-template <class Key, class Comp>
+/// Runs one case (keys, or pairs whose values are the indices); returns an empty string when
+/// warpsort's output is valid, else what is wrong. With `inject` (n >= 1), flips the low bit of
+/// the middle output key before validating.
+template <class W>
 std::string run_case(const fuzz_case& c, bool inject, cudaStream_t s) {
   const std::size_t n = c.n;
-  std::vector<Key> h_keys(n);
-  data::generate<Key>(c.distribution, c.seed, h_keys.data(), n);  // the call `sort --dist` makes
+  std::vector<typename W::key_type> h_keys(n);
+  data::generate(c.distribution, c.seed, h_keys.data(), n);  // the call `sort --dist` makes
 
-  detail::device_buffer<Key> keys(n);
-  detail::device_buffer<Key> output(c.out_of_place ? n : 0);
-  Key* const d_in = keys.get();
-  Key* const d_out = c.out_of_place ? output.get() : keys.get();
+  typename W::buffers input(n);
+  typename W::buffers output(c.out_of_place ? n : 0);
+  typename W::buffers& out = c.out_of_place ? output : input;
   {
-    std::size_t temp_bytes = warpsort_temp_bytes<Key, Comp>(n);
-    // At least 1 byte: a null d_temp would make sort_keys a size query.
+    std::size_t temp_bytes = W::temp_bytes(n);
+    // At least 1 byte: a null d_temp would make the sort a size query.
     const detail::device_buffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
-    upload(d_in, h_keys.data(), n, s);
-    if (c.out_of_place) poison(d_out, n * sizeof(Key), s);
+    W::load(input, h_keys.data(), n, s);
+    if (c.out_of_place) W::poison(output, n, s);
     poison(temp.get(), temp_bytes, s);
-    sort_keys<Key, Comp>(temp.get(), temp_bytes, d_in, d_out, n, Comp{}, s);
+    W::sort(temp.get(), temp_bytes, input, out, n, s);
     WARPSORT_CUDA_CHECK(cudaStreamSynchronize(s));
     WARPSORT_CUDA_CHECK(cudaGetLastError());
   }  // temporary storage freed before validation, as `warpsort sort` does
-  if (inject) corrupt_key(d_out, n / 2, s);
-  return validate_sorted<Key, Comp>(h_keys.data(), c.out_of_place ? d_in : nullptr, d_out, n, s);
-}
-
-/// A pairs case: (key, index) pairs sorted by sort_pairs, out of place into poisoned key and
-/// value buffers (or in place), with poisoned temporary storage; validated with
-/// validate_pairs_against_references. With `inject` (n >= 1), flips the low bit of the middle
-/// output key.
-template <class Key, class Value, class Comp>
-std::string run_pair_case(const fuzz_case& c, bool inject, cudaStream_t s) {
-  const std::size_t n = c.n;
-  std::vector<Key> h_keys(n);
-  data::generate<Key>(c.distribution, c.seed, h_keys.data(), n);  // the call `sort --dist` makes
-
-  detail::device_buffer<Key> keys(n);
-  detail::device_buffer<Value> values(n);
-  detail::device_buffer<Key> out_keys(c.out_of_place ? n : 0);
-  detail::device_buffer<Value> out_values(c.out_of_place ? n : 0);
-  Key* const d_kin = keys.get();
-  Value* const d_vin = values.get();
-  Key* const d_kout = c.out_of_place ? out_keys.get() : keys.get();
-  Value* const d_vout = c.out_of_place ? out_values.get() : values.get();
-  {
-    std::size_t temp_bytes = warpsort_pair_temp_bytes<Key, Value, Comp>(n);
-    // At least 1 byte: a null d_temp would make sort_pairs a size query.
-    const detail::device_buffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
-    upload(d_kin, h_keys.data(), n, s);
-    fill_indices(d_vin, n, s);
-    if (c.out_of_place) {
-      poison(d_kout, n * sizeof(Key), s);
-      poison(d_vout, n * sizeof(Value), s);
-    }
-    poison(temp.get(), temp_bytes, s);
-    sort_pairs<Key, Value, Comp>(temp.get(), temp_bytes, d_kin, d_kout, d_vin, d_vout, n, Comp{}, s);
-    WARPSORT_CUDA_CHECK(cudaStreamSynchronize(s));
-    WARPSORT_CUDA_CHECK(cudaGetLastError());
-  }  // temporary storage freed before validation, as `warpsort sort --values` does
-  if (inject) corrupt_key(d_kout, n / 2, s);
-  return validate_sorted_pairs<Key, Value, Comp>(h_keys.data(), c.out_of_place ? d_kin : nullptr,
-                                                 c.out_of_place ? d_vin : nullptr, d_kout, d_vout,
-                                                 n, s);
+  if (inject) W::corrupt(out, n / 2, s);
+  return W::validate(h_keys.data(), c.out_of_place ? &input : nullptr, out, n, s);
 }
 
 /// The largest device need of any case up to max_n: 8-byte float keys, out of place, the
 /// largest temporary storage of any key type and order.
 std::size_t fuzz_device_bytes_needed(std::size_t max_n) {
-  std::size_t largest_temp = 0;
-  for (data::key_type t : supported_key_types())
-    with_key_type(t, [&](auto tag) {
-      using Key = typename decltype(tag)::type;
-      largest_temp = std::max({largest_temp, warpsort_temp_bytes<Key, warpsort::less<Key>>(max_n),
-                               warpsort_temp_bytes<Key, warpsort::greater<Key>>(max_n)});
-    });
   // Pair cases: n < 2^32, 8-byte keys and values, out of place.
   const std::size_t max_pair_n = std::min(max_n, max_pairs);
-  std::size_t largest_pair_temp = 0;
+  std::size_t largest_temp = 0, largest_pair_temp = 0;
   for (data::key_type t : supported_key_types())
-    with_key_type(t, [&](auto tag) {
-      using Key = typename decltype(tag)::type;
-      largest_pair_temp = std::max(
-          {largest_pair_temp,
-           warpsort_pair_temp_bytes<Key, std::uint64_t, warpsort::less<Key>>(max_pair_n),
-           warpsort_pair_temp_bytes<Key, std::uint64_t, warpsort::greater<Key>>(max_pair_n)});
-    });
+    for (bool descending : {false, true}) {
+      with_workload(t, descending, value_type::none,
+                    [&](auto w) { largest_temp = std::max(largest_temp, decltype(w)::temp_bytes(max_n)); });
+      with_workload(t, descending, value_type::uint64, [&](auto w) {
+        largest_pair_temp = std::max(largest_pair_temp, decltype(w)::temp_bytes(max_pair_n));
+      });
+    }
   return std::max(sort_device_bytes_needed(max_n, 8, largest_temp, true, true),
                   sort_pairs_device_bytes_needed(max_pair_n, 8, 8, largest_pair_temp, true));
 }
@@ -158,14 +113,8 @@ int run_fuzz(const fuzz_options& o) {
     injected = injected || inject;
     std::string problem;
     try {
-      problem = with_key_and_order(c.type, c.descending, [&](auto tag, auto comp) {
-        using Key = typename decltype(tag)::type;
-        using Comp = decltype(comp);
-        if (c.values == value_type::none) return run_case<Key, Comp>(c, inject, stream.get());
-        return with_value_type(c.values, [&](auto vtag) {
-          using Value = typename decltype(vtag)::type;
-          return run_pair_case<Key, Value, Comp>(c, inject, stream.get());
-        });
+      problem = with_workload(c.type, c.descending, c.values, [&](auto w) {
+        return run_case<decltype(w)>(c, inject, stream.get());
       });
     } catch (const std::exception& e) {
       problem = std::string("error: ") + e.what();

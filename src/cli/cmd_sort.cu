@@ -11,7 +11,7 @@
 #include "cli/memory_check.hpp"
 #include "cli/metadata.hpp"
 #include "cli/metrics.hpp"
-#include "cli/sort_run.cuh"
+#include "cli/workload.cuh"
 #include "data/dataset_io.hpp"
 #include "data/distributions.hpp"
 #include "host/device_buffer.hpp"
@@ -41,7 +41,7 @@ struct device_check {
   std::size_t free_bytes = 0;
 };
 
-template <class Key, class Comp>
+template <class W>
 device_check check_device(std::size_t n, bool out_of_place) {
   const device_inventory inv = query_devices();
   if (!inv.unavailable.empty()) throw cuda_error(cudaErrorNoDevice, inv.unavailable);
@@ -50,26 +50,8 @@ device_check check_device(std::size_t n, bool out_of_place) {
   WARPSORT_CUDA_CHECK(cudaGetDevice(&current));
   for (const auto& dev : inv.devices)
     if (dev.index == current) d.device_name = dev.name;
-  d.temp_bytes = warpsort_temp_bytes<Key, Comp>(n);
-  d.needed_bytes = sort_device_bytes_needed(n, sizeof(Key), d.temp_bytes,
-                                            std::is_floating_point_v<Key>, out_of_place);
-  require_device_memory(n, d.needed_bytes);
-  d.free_bytes = device_bytes_free();
-  return d;
-}
-
-template <class Key, class Value, class Comp>
-device_check check_device_pairs(std::size_t n, bool out_of_place) {
-  const device_inventory inv = query_devices();
-  if (!inv.unavailable.empty()) throw cuda_error(cudaErrorNoDevice, inv.unavailable);
-  device_check d;
-  int current = 0;
-  WARPSORT_CUDA_CHECK(cudaGetDevice(&current));
-  for (const auto& dev : inv.devices)
-    if (dev.index == current) d.device_name = dev.name;
-  d.temp_bytes = warpsort_pair_temp_bytes<Key, Value, Comp>(n);
-  d.needed_bytes = sort_pairs_device_bytes_needed(n, sizeof(Key), sizeof(Value), d.temp_bytes,
-                                                  out_of_place);
+  d.temp_bytes = W::temp_bytes(n);
+  d.needed_bytes = W::sort_device_bytes(n, d.temp_bytes, out_of_place);
   require_device_memory(n, d.needed_bytes);
   d.free_bytes = device_bytes_free();
   return d;
@@ -152,20 +134,29 @@ void print_runs(const char* what, const char* rate, std::size_t n, const sort_ru
              st.sort_chunks_ms, st.merge_pairs_ms, st.split_ms, st.merge_groups_ms);
 }
 
-/// Sorts h_keys[0..n) (host memory, which ends up holding the sorted keys if --output is given)
-/// on the device; returns the exit code.
-template <class Key, class Comp>
-int sort_host_keys(Key* h_keys, std::size_t n, const std::string& source, const sort_options& o,
-                   const device_check& dev) {
+/// Sorts the n host keys (with --values, as pairs whose values are the indices: an argsort) on
+/// the device; h_keys ends up holding the sorted keys if --output is given. Returns the exit
+/// code.
+template <class W>
+int sort_host_keys(typename W::key_type* h_keys, std::size_t n, const std::string& source,
+                   const sort_options& o, const device_check& dev) {
+  using Key = typename W::key_type;
   const data::key_type type = data::key_type_of<Key>();
-  const std::size_t key_bytes = n * sizeof(Key);
   const sort_plan plan = make_plan(n, sized_for(tuned_policy<Key>(), n, sizeof(Key)));
+  const char* items = W::has_values ? "pairs" : "keys";
+  std::string values;
+  if constexpr (W::has_values)
+    values = ", values " + data::key_type_name(data::key_type_of<typename W::value_t>()) +
+             " (the input indices: argsort)";
   fmt::print("input: {}\n", source);
   const std::string power = format_size(n);
-  fmt::print("n: {}{}, type {}, order {}, {}\n", n,
+  fmt::print("n: {}{}, type {}{}, order {}, {}\n", n,
              power == std::to_string(n) ? std::string() : " (" + power + ")", data::key_type_name(type),
+             values,
              o.descending ? "descending" : "ascending",
-             o.out_of_place ? "out of place (output buffer poisoned 0xA5 before each run)" : "in place");
+             o.out_of_place ? fmt::format("out of place (output {} poisoned 0xA5 before each run)",
+                                          W::has_values ? "keys and values" : "buffer")
+                            : std::string("in place"));
   fmt::print("plan: {}\n", plan_line(plan));
   fmt::print("device: {}: needs at most {} (estimate), {} free\n", dev.device_name,
              format_gib(dev.needed_bytes), format_gib(dev.free_bytes));
@@ -174,145 +165,75 @@ int sort_host_keys(Key* h_keys, std::size_t n, const std::string& source, const 
   cuda_stream stream;
   const cudaStream_t s = stream.get();
   const std::size_t temp_bytes = dev.temp_bytes;
-  detail::device_buffer<Key> keys(n);
-  detail::device_buffer<Key> output(o.out_of_place ? n : 0);
-  Key* const d_in = keys.get();
-  Key* const d_out = o.out_of_place ? output.get() : keys.get();
-  // At least 1 byte: a null d_temp would make sort_keys a size query.
+  typename W::buffers input(n);
+  typename W::buffers output(o.out_of_place ? n : 0);
+  const typename W::buffers& out = o.out_of_place ? output : input;
+  // At least 1 byte: a null d_temp would make the sort a size query.
   detail::device_buffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
 
-  // Every run starts from a fresh upload (and poisoned output and temporary storage), untimed.
+  // Every run starts from a fresh input (and poisoned output and temporary storage), untimed.
   auto prepare = [&] {
-    upload(d_in, h_keys, n, s);
-    if (o.out_of_place) poison(d_out, key_bytes, s);
+    W::load(input, h_keys, n, s);
+    if (o.out_of_place) W::poison(output, n, s);
     poison(temp.get(), temp_bytes, s);
   };
   auto sort = [&](stage_times* times) {
     std::size_t bytes = temp_bytes;
-    sort_keys<Key, Comp>(temp.get(), bytes, d_in, d_out, n, Comp{}, s, tuned_policy<Key>(), times);
+    W::sort(temp.get(), bytes, input, out, n, s, times);
   };
   const sort_runs runs = run_sorts(o, s, prepare, sort);
   temp = detail::device_buffer<unsigned char>();  // freed before the references need the room
-  print_runs("warpsort", "Gkeys/s", n, runs);
-  // The device memory of the sort itself: the keys (in place; out of place, input and output)
+  print_runs(W::has_values ? "warpsort (sort_pairs)" : "warpsort",
+             W::has_values ? "Gpairs/s" : "Gkeys/s", n, runs);
+  // The device memory of the sort itself: the items (in place; out of place, input and output)
   // plus warpsort's temporary storage.
   const std::size_t buffers = o.out_of_place ? 2 : 1;
+  const std::string item_size =
+      W::has_values ? fmt::format("({} + {}) B", sizeof(Key), sizeof(typename W::value_t))
+                    : fmt::format("{} B", sizeof(Key));
   if (n > 0)
-    fmt::print("footprint: {:.4f} bytes/key = ({}{} keys x {} B + {} B temporary storage) / n "
+    fmt::print("footprint: {:.4f} bytes/{} = ({}{} {} x {} + {} B temporary storage) / n "
                "({} plus warpsort's temporary storage)\n",
-               static_cast<double>(buffers * key_bytes + temp_bytes) / static_cast<double>(n),
-               o.out_of_place ? "2 x " : "", n, sizeof(Key), temp_bytes,
-               o.out_of_place ? "input and output buffers" : "keys sorted in place");
+               static_cast<double>(buffers * n * W::item_bytes + temp_bytes) / static_cast<double>(n),
+               W::has_values ? "pair" : "key", o.out_of_place ? "2 x " : "", n, items, item_size,
+               temp_bytes,
+               o.out_of_place ? (W::has_values ? "input and output keys and values"
+                                               : "input and output buffers")
+                              : (W::has_values ? "keys and values sorted in place"
+                                               : "keys sorted in place"));
   else
     fmt::print("footprint: n/a (n = 0; {} B temporary storage)\n", temp_bytes);
   std::fflush(stdout);
 
-  // The last timed run's output, against thrust::sort and cub::DeviceRadixSort of the input.
-  const std::string problem =
-      validate_sorted<Key, Comp>(h_keys, o.out_of_place ? d_in : nullptr, d_out, n, s);
+  // The last timed run's output, against the references of the input.
+  const std::string problem = W::validate(h_keys, o.out_of_place ? &input : nullptr, out, n, s);
   if (problem.empty()) {
-    fmt::print("validation: valid: equal to thrust::sort and cub::DeviceRadixSort (the last timed "
-               "run's output{})\n",
-               std::is_floating_point_v<Key> ? "; same multiset of bit patterns as the input" : "");
+    if constexpr (W::has_values)
+      fmt::print("validation: valid: equal to cub::DeviceRadixSort::SortPairs and "
+                 "cub::DeviceMergeSort::StableSortPairs (keys under the order's equivalence, "
+                 "values exactly: stable; the last timed run's output)\n");
+    else
+      fmt::print("validation: valid: equal to thrust::sort and cub::DeviceRadixSort (the last "
+                 "timed run's output{})\n",
+                 std::is_floating_point_v<Key> ? "; same multiset of bit patterns as the input" : "");
   } else {
     std::fflush(stdout);
     fmt::print(stderr, "warpsort: VALIDATION FAILED: {}\n", problem);
   }
 
   if (!o.output.empty()) {
-    download(h_keys, d_out, n, s);  // the input is no longer needed on the host
+    download(h_keys, out.keys.get(), n, s);  // the input is no longer needed on the host
     data::write_dataset(o.output, type, h_keys, n);
-    fmt::print("wrote {}{}\n", o.output, problem.empty() ? "" : " (this output did NOT validate)");
-  }
-  return problem.empty() ? 0 : 1;
-}
-
-/// The same for (key, index) pairs with warpsort::sort_pairs (an argsort): the values 0..n-1
-/// are generated on the device before every run.
-template <class Key, class Value, class Comp>
-int sort_host_pairs(Key* h_keys, std::size_t n, const std::string& source, const sort_options& o,
-                    const device_check& dev) {
-  const data::key_type type = data::key_type_of<Key>();
-  const std::size_t pair_bytes = n * (sizeof(Key) + sizeof(Value));
-  const sort_plan plan = make_plan(n, sized_for(tuned_policy<Key>(), n, sizeof(Key)));
-  fmt::print("input: {}\n", source);
-  const std::string power = format_size(n);
-  fmt::print("n: {}{}, type {}, values {} (the input indices: argsort), order {}, {}\n", n,
-             power == std::to_string(n) ? std::string() : " (" + power + ")", data::key_type_name(type),
-             data::key_type_name(data::key_type_of<Value>()), o.descending ? "descending" : "ascending",
-             o.out_of_place ? "out of place (output keys and values poisoned 0xA5 before each run)"
-                            : "in place");
-  fmt::print("plan: {}\n", plan_line(plan));
-  fmt::print("device: {}: needs at most {} (estimate), {} free\n", dev.device_name,
-             format_gib(dev.needed_bytes), format_gib(dev.free_bytes));
-  std::fflush(stdout);
-
-  cuda_stream stream;
-  const cudaStream_t s = stream.get();
-  const std::size_t temp_bytes = dev.temp_bytes;
-  detail::device_buffer<Key> keys(n);
-  detail::device_buffer<Value> values(n);
-  detail::device_buffer<Key> out_keys(o.out_of_place ? n : 0);
-  detail::device_buffer<Value> out_values(o.out_of_place ? n : 0);
-  Key* const d_kin = keys.get();
-  Value* const d_vin = values.get();
-  Key* const d_kout = o.out_of_place ? out_keys.get() : keys.get();
-  Value* const d_vout = o.out_of_place ? out_values.get() : values.get();
-  // At least 1 byte: a null d_temp would make sort_pairs a size query.
-  detail::device_buffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
-
-  // Every run starts from a fresh upload of the keys and fresh indices (and poisoned output and
-  // temporary storage), untimed.
-  auto prepare = [&] {
-    upload(d_kin, h_keys, n, s);
-    fill_indices(d_vin, n, s);
-    if (o.out_of_place) {
-      poison(d_kout, n * sizeof(Key), s);
-      poison(d_vout, n * sizeof(Value), s);
+    std::string written = o.output;
+    if constexpr (W::has_values) {
+      using Value = typename W::value_t;
+      std::vector<Value> h_values(n);
+      download(h_values.data(), out.values.get(), n, s);
+      const std::string vpath = values_path(o.output);
+      data::write_dataset(vpath, data::key_type_of<Value>(), h_values.data(), n);
+      written += " (keys) and " + vpath + " (values)";
     }
-    poison(temp.get(), temp_bytes, s);
-  };
-  auto sort = [&](stage_times* times) {
-    std::size_t bytes = temp_bytes;
-    sort_pairs<Key, Value, Comp>(temp.get(), bytes, d_kin, d_kout, d_vin, d_vout, n, Comp{}, s,
-                                 tuned_policy<Key>(), times);
-  };
-  const sort_runs runs = run_sorts(o, s, prepare, sort);
-  temp = detail::device_buffer<unsigned char>();  // freed before the references need the room
-  print_runs("warpsort (sort_pairs)", "Gpairs/s", n, runs);
-  const std::size_t buffers = o.out_of_place ? 2 : 1;
-  if (n > 0)
-    fmt::print("footprint: {:.4f} bytes/pair = ({}{} pairs x ({} + {}) B + {} B temporary storage) / n "
-               "({} plus warpsort's temporary storage)\n",
-               static_cast<double>(buffers * pair_bytes + temp_bytes) / static_cast<double>(n),
-               o.out_of_place ? "2 x " : "", n, sizeof(Key), sizeof(Value), temp_bytes,
-               o.out_of_place ? "input and output keys and values" : "keys and values sorted in place");
-  else
-    fmt::print("footprint: n/a (n = 0; {} B temporary storage)\n", temp_bytes);
-  std::fflush(stdout);
-
-  // The last timed run's output, against cub::DeviceRadixSort::SortPairs and
-  // cub::DeviceMergeSort::StableSortPairs of the input pairs.
-  const std::string problem = validate_sorted_pairs<Key, Value, Comp>(
-      h_keys, o.out_of_place ? d_kin : nullptr, o.out_of_place ? d_vin : nullptr, d_kout, d_vout, n, s);
-  if (problem.empty()) {
-    fmt::print("validation: valid: equal to cub::DeviceRadixSort::SortPairs and "
-               "cub::DeviceMergeSort::StableSortPairs (keys under the order's equivalence, values "
-               "exactly: stable; the last timed run's output)\n");
-  } else {
-    std::fflush(stdout);
-    fmt::print(stderr, "warpsort: VALIDATION FAILED: {}\n", problem);
-  }
-
-  if (!o.output.empty()) {
-    download(h_keys, d_kout, n, s);  // the input is no longer needed on the host
-    data::write_dataset(o.output, type, h_keys, n);
-    std::vector<Value> h_values(n);
-    download(h_values.data(), d_vout, n, s);
-    const std::string vpath = values_path(o.output);
-    data::write_dataset(vpath, data::key_type_of<Value>(), h_values.data(), n);
-    fmt::print("wrote {} (keys) and {} (values){}\n", o.output, vpath,
-               problem.empty() ? "" : " (this output did NOT validate)");
+    fmt::print("wrote {}{}\n", written, problem.empty() ? "" : " (this output did NOT validate)");
   }
   return problem.empty() ? 0 : 1;
 }
@@ -320,18 +241,11 @@ int sort_host_pairs(Key* h_keys, std::size_t n, const std::string& source, const
 /// Sorts keys, or (--values) pairs whose values are the indices: checks the device first, then
 /// calls host_keys() for the n host keys (a file's, or generated only once the device check
 /// has passed).
-template <class Key, class Comp>
-int sort_keys_or_pairs(value_type values, std::size_t n, const std::string& source,
-                       const sort_options& o, const std::function<Key*()>& host_keys) {
-  if (values == value_type::none) {
-    const device_check dev = check_device<Key, Comp>(n, o.out_of_place);
-    return sort_host_keys<Key, Comp>(host_keys(), n, source, o, dev);
-  }
-  return with_value_type(values, [&](auto vtag) {
-    using Value = typename decltype(vtag)::type;
-    const device_check dev = check_device_pairs<Key, Value, Comp>(n, o.out_of_place);
-    return sort_host_pairs<Key, Value, Comp>(host_keys(), n, source, o, dev);
-  });
+template <class W>
+int sort_items(std::size_t n, const std::string& source, const sort_options& o,
+               const std::function<typename W::key_type*()>& host_keys) {
+  const device_check dev = check_device<W>(n, o.out_of_place);
+  return sort_host_keys<W>(host_keys(), n, source, o, dev);
 }
 
 int sort_file(const sort_options& o) {
@@ -344,10 +258,9 @@ int sort_file(const sort_options& o) {
   data::dataset ds = data::read_dataset(o.input, type);
   require_supported(ds.type);
   if (values != value_type::none) require_pair_count(ds.n);
-  return with_key_and_order(ds.type, o.descending, [&](auto tag, auto comp) {
-    using Key = typename decltype(tag)::type;
-    using Comp = decltype(comp);
-    return sort_keys_or_pairs<Key, Comp>(values, ds.n, o.input, o, [&] { return ds.keys<Key>(); });
+  return with_workload(ds.type, o.descending, values, [&](auto w) {
+    using W = decltype(w);
+    return sort_items<W>(ds.n, o.input, o, [&] { return ds.keys<typename W::key_type>(); });
   });
 }
 
@@ -364,16 +277,16 @@ int sort_generated(const sort_options& o) {
   const value_type values = parse_value_type(o.values);
   if (values != value_type::none) require_pair_count(n);
   const std::uint64_t seed = o.seed.value_or(1);
-  return with_key_and_order(type, o.descending, [&](auto tag, auto comp) {
-    using Key = typename decltype(tag)::type;
-    using Comp = decltype(comp);
+  return with_workload(type, o.descending, values, [&](auto w) {
+    using W = decltype(w);
+    using Key = typename W::key_type;
     // The host holds the keys (and, with --output and --values, the downloaded values).
     require_host_memory(n, n * (sizeof(Key) + (o.output.empty() ? 0 : value_bytes(values))) +
                                (std::size_t{256} << 20));
     // Not value-initialized: at 2^32 keys, zeroing would cost seconds before generate() runs.
     std::unique_ptr<Key[]> keys;
-    return sort_keys_or_pairs<Key, Comp>(
-        values, n, fmt::format("generated: --dist {} --seed {}", o.distribution, seed), o, [&] {
+    return sort_items<W>(
+        n, fmt::format("generated: --dist {} --seed {}", o.distribution, seed), o, [&] {
           keys.reset(new Key[n]);
           data::generate<Key>(o.distribution, seed, keys.get(), n);  // the call fuzz makes
           return keys.get();

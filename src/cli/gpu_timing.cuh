@@ -1,9 +1,8 @@
 // Device-side measurement shared by `bench` and `sort`: RAII stream, events and pinned memory,
-// and the timed-run loop (restore input, events around the sort only, validate every run).
+// and the timed-run loops (restore input, events around the sort only, validate every run).
 #pragma once
 
 #include <warpsort/error.hpp>
-#include <warpsort/warpsort.cuh>
 
 #include <cuda_runtime_api.h>
 
@@ -81,10 +80,6 @@ class pinned_buffer {
   std::size_t count_ = 0;
 };
 
-/// Sorts keys[0..n) in place on a stream; everything it needs is allocated beforehand.
-template <class Key>
-using device_sort_fn = std::function<void(Key* d_keys, cudaStream_t stream)>;
-
 /// Timed runs of one algorithm on one input. `failures` holds one message per run whose output
 /// did not match the references.
 struct device_runs {
@@ -93,28 +88,31 @@ struct device_runs {
   bool validated() const { return failures.empty(); }
 };
 
-/// The device-time protocol: for each of `warmup` + `reps` runs, restore d_work from d_pristine
-/// (cudaMemcpyAsync, not timed), record an event, sort, record an event, then validate d_work
-/// against the references. Only the timed runs' times are kept.
-template <class Key, class Comp>
-device_runs time_device_runs(const device_sort_fn<Key>& sort, const Key* d_pristine, Key* d_work,
-                             std::size_t n, int warmup, int reps,
-                             const reference_checker<Key, Comp>& checker, cudaStream_t stream) {
+/// "timed run 3: ..." or "warm-up run 1: ..." (`prefix` names the protocol).
+inline std::string run_failure(const std::string& prefix, int run, int warmup,
+                               const std::string& problem) {
+  return prefix + (run >= warmup ? "timed run " + std::to_string(run - warmup + 1)
+                                 : "warm-up run " + std::to_string(run + 1)) +
+         ": " + problem;
+}
+
+/// The device-time protocol: for each of `warmup` + `reps` runs, restore() (enqueues a fresh
+/// copy of the input, not timed), record an event, sort() (enqueues the sort, everything it
+/// needs allocated beforehand), record an event, then check() (empty when the output is
+/// correct, else what is wrong). Only the timed runs' times are kept.
+template <class Restore, class Sort, class Check>
+device_runs time_device_runs(Restore&& restore, Sort&& sort, Check&& check, int warmup, int reps,
+                             cudaStream_t stream) {
   device_runs runs;
   event_timer timer;
   for (int run = 0; run < warmup + reps; ++run) {
-    WARPSORT_CUDA_CHECK(cudaMemcpyAsync(d_work, d_pristine, n * sizeof(Key),
-                                        cudaMemcpyDeviceToDevice, stream));
+    restore();
     timer.start(stream);
-    sort(d_work, stream);
+    sort();
     const float ms = timer.stop(stream);
-    const bool timed = run >= warmup;
-    if (timed) runs.times_ms.push_back(ms);
-    const validation_report report = checker.check(d_work);
-    if (!report.ok)
-      runs.failures.push_back((timed ? "timed run " + std::to_string(run - warmup + 1)
-                                     : "warm-up run " + std::to_string(run + 1)) +
-                              ": " + report.message());
+    if (run >= warmup) runs.times_ms.push_back(ms);
+    if (const std::string problem = check(); !problem.empty())
+      runs.failures.push_back(run_failure("", run, warmup, problem));
   }
   return runs;
 }
@@ -122,9 +120,10 @@ device_runs time_device_runs(const device_sort_fn<Key>& sort, const Key* d_prist
 /// End-to-end protocol: host -> device, sort, device -> host, timed on the host's steady clock
 /// (stream synchronized before the clock stops); every downloaded result is checked by
 /// `check_host_result`, which returns an empty string when it is correct.
-template <class Key>
-device_runs time_end_to_end(const device_sort_fn<Key>& sort, const Key* h_in, Key* h_out,
-                            Key* d_work, std::size_t n, int warmup, int reps,
+/// sort() sorts d_work[0..n) in place on the stream.
+template <class Key, class Sort>
+device_runs time_end_to_end(Sort&& sort, const Key* h_in, Key* h_out, Key* d_work, std::size_t n,
+                            int warmup, int reps,
                             const std::function<std::string(const Key*)>& check_host_result,
                             cudaStream_t stream) {
   device_runs runs;
@@ -133,16 +132,14 @@ device_runs time_end_to_end(const device_sort_fn<Key>& sort, const Key* h_in, Ke
     WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
     const auto start = std::chrono::steady_clock::now();
     WARPSORT_CUDA_CHECK(cudaMemcpyAsync(d_work, h_in, bytes, cudaMemcpyHostToDevice, stream));
-    sort(d_work, stream);
+    sort();
     WARPSORT_CUDA_CHECK(cudaMemcpyAsync(h_out, d_work, bytes, cudaMemcpyDeviceToHost, stream));
     WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
     const auto stop = std::chrono::steady_clock::now();
-    const bool timed = run >= warmup;
-    if (timed) runs.times_ms.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
-    if (std::string problem = check_host_result(h_out); !problem.empty())
-      runs.failures.push_back((timed ? "end-to-end timed run " + std::to_string(run - warmup + 1)
-                                     : "end-to-end warm-up run " + std::to_string(run + 1)) +
-                              ": " + problem);
+    if (run >= warmup)
+      runs.times_ms.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
+    if (const std::string problem = check_host_result(h_out); !problem.empty())
+      runs.failures.push_back(run_failure("end-to-end ", run, warmup, problem));
   }
   return runs;
 }

@@ -14,8 +14,19 @@ for t in $tests; do
   name=$(basename "$t")
   (WARPSORT_LARGE_TESTS=1 "$t" > "$logs/$name.log" 2>&1; echo $? > "$logs/$name.rc") &
 done
+# The CLI as a process (sort and bench round trips; the tests of a machine without a GPU skip).
+if [ -x "$dir/bin/test_cli_process" ]; then
+  mkdir -p "$logs/cli_process_files"
+  (WARPSORT_CLI_BINARY="$(cd "$dir/bin" && pwd)/warpsort" \
+   WARPSORT_CLI_TEST_DIR="$(cd "$logs/cli_process_files" && pwd)" \
+     "$dir/bin/test_cli_process" --gtest_filter='-*WithoutAGpu*' > "$logs/test_cli_process.log" 2>&1
+   echo $? > "$logs/test_cli_process.rc") &
+  tests_and_cli="$tests $dir/bin/test_cli_process"
+else
+  tests_and_cli="$tests"
+fi
 wait
-for t in $tests; do
+for t in $tests_and_cli; do
   name=$(basename "$t")
   rc=$(cat "$logs/$name.rc")
   echo "test      $name: rc=$rc $(grep -E '^\[  (PASSED|FAILED) ' "$logs/$name.log" | tr '\n' ' ')"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Packs what a GPU machine without the build tools needs to run the GPU checks and the
-# experiments: the stripped `warpsort` binary, every GPU test binary and the shared libraries
+# experiments: the stripped `warpsort` binary, every GPU test binary (and test_cli_process, whose
+# round trips run the CLI on the GPU) and the shared libraries
 # they load (libfmt, libtbb), into one xz tarball (about 28 MB; the unstripped CLI alone is ~64 MB).
 #   scripts/pack_gpu_binaries.sh [OUT]        (default build/gpu_binaries.tar.xz; after scripts/build.sh)
 # On the GPU machine: mkdir w && xz -dc gpu_binaries.tar.xz | tar -C w -xf -
@@ -13,7 +14,7 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/bin" "$stage/lib"
 bins=(build/src/cli/warpsort)
 while IFS= read -r t; do bins+=("$t"); done < <(find build/tests -maxdepth 2 -type f -perm -u+x \
-  \( -name 'test_*_gpu' -o -name 'test_gpu_*' \) | sort)
+  \( -name 'test_*_gpu' -o -name 'test_gpu_*' -o -name test_cli_process \) | sort)
 for b in "${bins[@]}"; do
   cp "$b" "$stage/bin/"
   strip "$stage/bin/$(basename "$b")"

@@ -2,7 +2,7 @@
 // Validation: a sort's output against thrust::sort and cub::DeviceRadixSort of the same input.
 #include "device_buffer.hpp"
 
-#include <warpsort/warpsort.cuh>
+#include <warpsort/validate.cuh>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <thrust/execution_policy.h>

@@ -1,5 +1,5 @@
 // The message of a validation report.
-#include <warpsort/warpsort.cuh>
+#include <warpsort/validate.cuh>
 
 #include <sstream>
 

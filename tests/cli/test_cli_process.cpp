@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -31,10 +33,23 @@ struct process_result {
   std::string output;   // stdout and stderr together
 };
 
+/// The environment variable's value, or `built_in` (the build tree's path) when it is unset:
+/// the binaries can then run where the build tree is not (a GPU machine given packed binaries).
+std::string path_from_env(const char* variable, const char* built_in) {
+  const char* value = std::getenv(variable);
+  return value != nullptr && *value != '\0' ? value : built_in;
+}
+
+/// The `warpsort` binary under test (WARPSORT_CLI_BINARY overrides the built one).
+std::string cli_binary() { return path_from_env("WARPSORT_CLI_BINARY", WARPSORT_CLI_BINARY); }
+
+/// Where the tests write their files (WARPSORT_CLI_TEST_DIR overrides).
+std::string cli_test_dir() { return path_from_env("WARPSORT_CLI_TEST_DIR", WARPSORT_CLI_TEST_DIR); }
+
 /// Runs `warpsort <args>` (args already shell-quoted where needed) in the test directory.
 process_result run_warpsort(const std::string& args) {
   const std::string command =
-      "cd '" + std::string(WARPSORT_CLI_TEST_DIR) + "' && '" WARPSORT_CLI_BINARY "' " + args + " 2>&1";
+      "cd '" + cli_test_dir() + "' && '" + cli_binary() + "' " + args + " 2>&1";
   process_result r;
   std::FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) {
@@ -53,7 +68,7 @@ process_result run_warpsort(const std::string& args) {
 class CliProcess : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::path(WARPSORT_CLI_TEST_DIR);
+    dir_ = fs::path(cli_test_dir());
     fs::create_directories(dir_);
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     sub_ = std::string(info->name());
@@ -345,6 +360,39 @@ TEST_F(CliProcess, BenchEveryKeyType) {
   }
 }
 
+/// The key files hold the same multiset of keys, bit pattern by bit pattern: an output that
+/// dropped, duplicated or altered a key differs, however well sorted. Reports the first
+/// difference of the two sorted lists of patterns.
+template <class Word>
+void expect_same_bit_patterns(const unsigned char* a, const unsigned char* b, std::size_t n) {
+  std::vector<Word> wa(n), wb(n);
+  if (n) {
+    std::memcpy(wa.data(), a, n * sizeof(Word));
+    std::memcpy(wb.data(), b, n * sizeof(Word));
+  }
+  std::sort(wa.begin(), wa.end());
+  std::sort(wb.begin(), wb.end());
+  const auto diff = std::mismatch(wa.begin(), wa.end(), wb.begin());
+  EXPECT_TRUE(diff.first == wa.end())
+      << "the output is not a permutation of the input: the " << (diff.first - wa.begin())
+      << "-th smallest bit pattern is 0x" << std::hex << +*diff.first << " in the input, 0x"
+      << +*diff.second << " in the output" << std::dec;
+}
+
+void expect_same_multiset(const warpsort::data::dataset& input,
+                          const warpsort::data::dataset& output) {
+  ASSERT_EQ(input.type, output.type);
+  ASSERT_EQ(input.n, output.n);
+  ASSERT_EQ(input.bytes.size(), output.bytes.size());
+  const std::size_t width = input.n ? input.bytes.size() / input.n : 0;
+  if (width == 4)
+    expect_same_bit_patterns<std::uint32_t>(input.bytes.data(), output.bytes.data(), input.n);
+  else if (width == 8)
+    expect_same_bit_patterns<std::uint64_t>(input.bytes.data(), output.bytes.data(), input.n);
+  else
+    ADD_FAILURE() << "keys of " << width << " bytes";
+}
+
 TEST_F(CliProcess, SortRoundTripOtherKeyTypes) {
   WARPSORT_REQUIRE_GPU();
   for (const char* type : {"int32", "float32", "int64", "float64"}) {
@@ -367,6 +415,8 @@ TEST_F(CliProcess, SortRoundTripOtherKeyTypes) {
     } else {
       EXPECT_TRUE(std::is_sorted(sorted.keys<std::int64_t>(), sorted.keys<std::int64_t>() + sorted.n));
     }
+    // sorted is not enough: the output must be the input's keys, each as often (bit for bit)
+    expect_same_multiset(input, sorted);
   }
 }
 

@@ -3,6 +3,7 @@
 #include "common/key_type_lists.hpp"
 #include "common/test_inputs.hpp"
 
+#include <warpsort/validate.cuh>
 #include <warpsort/warpsort.cuh>
 
 #include <algorithm>

@@ -1,10 +1,14 @@
 // GPU tests: the whole pipeline against thrust::sort and cub::DeviceRadixSort.
 #include "common/gpu_test.hpp"
+#include "common/stream_gate.cuh"
 #include "common/test_inputs.hpp"
 
+#include <warpsort/validate.cuh>
 #include <warpsort/warpsort.cuh>
 
+#include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace {
@@ -21,13 +25,32 @@ void sort_and_validate(const std::vector<Key>& input, const warpsort::policy& p,
   std::size_t temp_bytes = 0;
   warpsort::sort_keys<Key, Comp>(nullptr, temp_bytes, in.get(), out.get(), n, comp, 0, p);
   auto temp = poisoned<unsigned char>(temp_bytes);
+  // timed: the events between the steps must not change the result (StepTimesFollowThePlan
+  // checks the times themselves)
   warpsort::stage_times times;
   warpsort::sort_keys<Key, Comp>(temp.get(), temp_bytes, in_place ? out.get() : in.get(),
                                  out.get(), n, comp, 0, p, &times);
   const auto report = warpsort::validate_against_references(in.get(), out.get(), n, comp);
   ASSERT_TRUE(report.ok) << what << ": " << report.message();
-  EXPECT_GE(times.total_ms(), 0.0f);
 }
+
+/// Which of the four steps launch work for a plan (pipeline_impl.cuh's sort_by_four_steps):
+/// step 1 whenever n > 0; version 4: step 2 for each pairwise round, steps 3 and 4 when the
+/// plan has groups; version 5: steps 3 and 4 are the last round's, step 2 every earlier round.
+struct steps_run {
+  bool step[4];
+};
+steps_run steps_of(const warpsort::sort_plan& plan, const warpsort::policy& tuning) {
+  if (plan.n == 0) return {{false, false, false, false}};
+  if (tuning.variant >= 5)
+    return {{true, plan.round_count > 1, plan.round_count > 0, plan.round_count > 0}};
+  return {{true, plan.merge_rounds > 0, plan.has_groups(), plan.has_groups()}};
+}
+
+/// A step that launched nothing lies between two events recorded back to back on a device
+/// that is busy with earlier work (spin_on_stream), so it measures (next to) nothing; the
+/// timer's resolution is about half a microsecond.
+constexpr float kIdleStepMs = 0.002f;
 
 }  // namespace
 
@@ -147,6 +170,88 @@ TEST(Pipeline, PolicyVariations) {
       for (const auto& dist : test_distributions())
         sort_and_validate(make_keys(dist, n, 6), policies[i], warpsort::less<Key>{}, false,
                           "policy " + std::to_string(i) + " " + dist + " n=" + std::to_string(n));
+}
+
+// The step times follow the plan: a step that runs work takes time, one that does not is zero,
+// over sizes (and policies) whose plans run different sets of steps; the times sum to the
+// total. The sizes are checked to cover every kind of plan, so the test cannot go vacuous when
+// the tuning changes.
+TEST(Pipeline, StepTimesFollowThePlan) {
+  WARPSORT_REQUIRE_GPU();
+  struct sized_case {
+    std::size_t n;
+    warpsort::policy given;
+  };
+  const warpsort::policy v5 = warpsort::default_policy<Key>();
+  const warpsort::policy v4 = warpsort::v4_policy<Key>();
+  std::vector<sized_case> cases;
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, std::size_t{10000},
+                        std::size_t{65537}, std::size_t{1} << 17, std::size_t{1} << 19,
+                        (std::size_t{1} << 19) + 1, std::size_t{1} << 21})
+    cases.push_back({n, v5});
+  for (std::size_t n : {std::size_t{1000}, std::size_t{1} << 20}) cases.push_back({n, v4});
+  warpsort::policy many_rounds = v5;  // version 5 at every size, k = 2: several rounds
+  many_rounds.v4_below_blocks = 0;
+  many_rounds.max_sequences = 2;
+  many_rounds.one_round_blocks = 0;
+  cases.push_back({std::size_t{1} << 16, many_rounds});
+
+  // every combination of steps a plan can run, reached by some size above
+  std::vector<std::string> covered;
+  for (const auto& c : cases) {
+    const std::size_t n = c.n;
+    const warpsort::policy tuning = warpsort::sized_for(c.given, n, sizeof(Key));
+    const warpsort::sort_plan plan = warpsort::make_plan(n, tuning);
+    const steps_run expected = steps_of(plan, tuning);
+    std::string kind = "v" + std::to_string(tuning.variant) + ":";
+    for (bool s : expected.step) kind += s ? "1" : "0";
+    if (std::find(covered.begin(), covered.end(), kind) == covered.end()) covered.push_back(kind);
+    const std::string what = "n=" + std::to_string(n) + " variant " + std::to_string(tuning.variant) +
+                             " merge_rounds " + std::to_string(plan.merge_rounds) + " groups " +
+                             std::to_string(plan.groups) + " rounds " +
+                             std::to_string(plan.round_count) + " (steps run: " + kind + ")";
+    SCOPED_TRACE(what);
+
+    const auto input = make_keys("uniform", n, 7);
+    auto in = to_device(input);
+    auto out = poisoned<Key>(n);
+    std::size_t temp_bytes = 0;
+    warpsort::sort_keys<Key>(nullptr, temp_bytes, in.get(), out.get(), n, warpsort::less<Key>{}, 0,
+                             c.given);
+    // at least one byte: a null d_temp would make the call a query of storage, not a sort
+    auto temp = poisoned<unsigned char>(std::max<std::size_t>(temp_bytes, 1));
+    // a first sort loads the kernels, so the timed one enqueues without pauses
+    warpsort::sort_keys<Key>(temp.get(), temp_bytes, in.get(), out.get(), n,
+                             warpsort::less<Key>{}, 0, c.given);
+    WARPSORT_CUDA_CHECK(cudaDeviceSynchronize());
+    // the device spins while the timed sort enqueues: its events then pass back to back
+    spin_on_stream(0, 20.0f);
+    warpsort::stage_times times;
+    times.sort_chunks_ms = times.merge_pairs_ms = times.split_ms = times.merge_groups_ms = -1.0f;
+    warpsort::sort_keys<Key>(temp.get(), temp_bytes, in.get(), out.get(), n,
+                             warpsort::less<Key>{}, 0, c.given, &times);
+    WARPSORT_CUDA_CHECK(cudaDeviceSynchronize());
+    const auto report = warpsort::validate_against_references(in.get(), out.get(), n,
+                                                              warpsort::less<Key>{});
+    ASSERT_TRUE(report.ok) << report.message();
+
+    const float got[4] = {times.sort_chunks_ms, times.merge_pairs_ms, times.split_ms,
+                          times.merge_groups_ms};
+    const char* names[4] = {"step 1 (sort_chunks_ms)", "step 2 (merge_pairs_ms)",
+                            "step 3 (split_ms)", "step 4 (merge_groups_ms)"};
+    for (int i = 0; i < 4; ++i) {
+      if (expected.step[i])
+        EXPECT_GT(got[i], 0.0f) << names[i] << " runs work in this plan but took no time";
+      else
+        EXPECT_LE(got[i], kIdleStepMs) << names[i] << " runs nothing in this plan but took time";
+      EXPECT_GE(got[i], 0.0f) << names[i] << " was not recorded";
+    }
+    EXPECT_FLOAT_EQ(times.total_ms(), got[0] + got[1] + got[2] + got[3]);
+  }
+  // v4: nothing (n = 0), step 1 alone, steps 1 3 4, all four; v5: one round, several rounds
+  for (const char* kind : {"v4:0000", "v4:1000", "v4:1011", "v4:1111", "v5:1011", "v5:1111"})
+    EXPECT_NE(std::find(covered.begin(), covered.end(), kind), covered.end())
+        << "no size above has a plan of kind " << kind << "; choose sizes that reach it";
 }
 
 TEST(Pipeline, RejectsTooLittleTemporaryStorage) {

@@ -4,6 +4,7 @@
 #include <warpsort/detail/stages/index_math.hpp>
 #include <warpsort/detail/stages/stages.hpp>
 
+#include <warpsort/validate.cuh>
 #include <warpsort/warpsort.cuh>
 
 #include <algorithm>

@@ -2,6 +2,7 @@
 // pairs (keys and values), every key type, both value types, both orders. The other tests
 // build their references from the input after the sort, so a sort that wrote over its input
 // would pass them; these compare the input buffers with the host's copy.
+#include "common/gpu_sorts.cuh"
 #include "common/gpu_test.hpp"
 #include "common/key_type_lists.hpp"
 #include "common/test_inputs.hpp"
@@ -40,39 +41,21 @@ void expect_unchanged(const std::vector<T>& before, const T* d_after, const std:
 
 template <class Key, class Comp>
 void sort_keys_out_of_place(const std::vector<Key>& input, const std::string& what) {
-  const std::size_t n = input.size();
-  auto in = to_device(input);
-  auto out = poisoned<Key>(n);
-  std::size_t temp_bytes = 0;
-  warpsort::sort_keys<Key, Comp>(nullptr, temp_bytes, in.get(), out.get(), n);
-  auto temp = poisoned<unsigned char>(temp_bytes);
-  warpsort::sort_keys<Key, Comp>(temp.get(), temp_bytes, in.get(), out.get(), n);
-  WARPSORT_CUDA_CHECK(cudaDeviceSynchronize());
-  expect_unchanged(input, in.get(), what + " keys");
+  const auto b = sort_keys_on_gpu<Key, Comp>(input);
+  expect_unchanged(input, b.in.get(), what + " keys");
   // the sort ran and sorted (else an untouched input would prove nothing)
-  const auto report = warpsort::validate_against_references(in.get(), out.get(), n, Comp{});
+  const auto report = warpsort::validate_against_references(b.in.get(), b.out.get(), input.size(), Comp{});
   EXPECT_TRUE(report.ok) << what << ": " << report.message();
 }
 
 template <class Key, class Value, class Comp>
 void sort_pairs_out_of_place(const std::vector<Key>& keys, const std::vector<Value>& values,
                              const std::string& what) {
-  const std::size_t n = keys.size();
-  auto k_in = to_device(keys);
-  auto v_in = to_device(values);
-  auto k_out = poisoned<Key>(n);
-  auto v_out = poisoned<Value>(n);
-  std::size_t temp_bytes = 0;
-  warpsort::sort_pairs<Key, Value, Comp>(nullptr, temp_bytes, k_in.get(), k_out.get(), v_in.get(),
-                                         v_out.get(), n);
-  auto temp = poisoned<unsigned char>(temp_bytes);
-  warpsort::sort_pairs<Key, Value, Comp>(temp.get(), temp_bytes, k_in.get(), k_out.get(),
-                                         v_in.get(), v_out.get(), n);
-  WARPSORT_CUDA_CHECK(cudaDeviceSynchronize());
-  expect_unchanged(keys, k_in.get(), what + " keys");
-  expect_unchanged(values, v_in.get(), what + " values");
+  const auto b = sort_pairs_on_gpu<Key, Value, Comp>(keys, values);
+  expect_unchanged(keys, b.keys_in.get(), what + " keys");
+  expect_unchanged(values, b.values_in.get(), what + " values");
   const auto report = warpsort::validate_pairs_against_references(
-      k_in.get(), v_in.get(), k_out.get(), v_out.get(), n, Comp{});
+      b.keys_in.get(), b.values_in.get(), b.keys_out.get(), b.values_out.get(), keys.size(), Comp{});
   EXPECT_TRUE(report.ok) << what << ": " << report.message();
 }
 

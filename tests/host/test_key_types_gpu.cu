@@ -1,4 +1,5 @@
 // GPU tests: every key type in both orders, against thrust::sort and cub::DeviceRadixSort.
+#include "common/gpu_sorts.cuh"
 #include "common/gpu_test.hpp"
 #include "common/key_type_lists.hpp"
 #include "common/test_inputs.hpp"
@@ -21,17 +22,10 @@ TYPED_TEST_SUITE(KeyTypes, all_key_types);
 
 template <class Key, class Comp>
 void sort_and_validate(const std::vector<Key>& input, const std::string& what) {
-  const std::size_t n = input.size();
-  auto in = to_device(input);
-  auto out = poisoned<Key>(n);
-  std::size_t temp_bytes = 0;
-  warpsort::sort_keys<Key, Comp>(nullptr, temp_bytes, in.get(), out.get(), n);
-  auto temp = poisoned<unsigned char>(temp_bytes);
-  warpsort::sort_keys<Key, Comp>(temp.get(), temp_bytes, in.get(), out.get(), n);
-  const auto report = warpsort::validate_against_references(in.get(), out.get(), n, Comp{});
+  const auto b = sort_keys_on_gpu<Key, Comp>(input);
+  const auto report = warpsort::validate_against_references(b.in.get(), b.out.get(), input.size(), Comp{});
   ASSERT_TRUE(report.ok) << what << ": " << report.message();
 }
-
 
 }  // namespace
 

@@ -1,4 +1,5 @@
 // GPU tests: key-value pairs for every key type, 4- and 8-byte values, both orders.
+#include "common/gpu_sorts.cuh"
 #include "common/gpu_test.hpp"
 #include "common/key_type_lists.hpp"
 #include "common/test_inputs.hpp"
@@ -19,26 +20,17 @@ template <class Key>
 class Pairs : public ::testing::Test {};
 TYPED_TEST_SUITE(Pairs, all_key_types);
 
-/// Sorts (keys, values) with warpsort into poisoned outputs; returns the outputs.
+/// Sorts (keys, values) with warpsort and validates the outputs; returns them.
 template <class Key, class Value, class Comp>
-std::pair<std::vector<Key>, std::vector<Value>> sort_pairs_on_gpu(const std::vector<Key>& keys,
+std::pair<std::vector<Key>, std::vector<Value>> sort_and_validate(const std::vector<Key>& keys,
                                                                   const std::vector<Value>& values,
                                                                   const std::string& what) {
   const std::size_t n = keys.size();
-  auto k_in = to_device(keys);
-  auto v_in = to_device(values);
-  auto k_out = poisoned<Key>(n);
-  auto v_out = poisoned<Value>(n);
-  std::size_t temp_bytes = 0;
-  warpsort::sort_pairs<Key, Value, Comp>(nullptr, temp_bytes, k_in.get(), k_out.get(), v_in.get(),
-                                         v_out.get(), n);
-  auto temp = poisoned<unsigned char>(temp_bytes);
-  warpsort::sort_pairs<Key, Value, Comp>(temp.get(), temp_bytes, k_in.get(), k_out.get(),
-                                         v_in.get(), v_out.get(), n);
+  const auto b = sort_pairs_on_gpu<Key, Value, Comp>(keys, values);
   const auto report = warpsort::validate_pairs_against_references(
-      k_in.get(), v_in.get(), k_out.get(), v_out.get(), n, Comp{});
+      b.keys_in.get(), b.values_in.get(), b.keys_out.get(), b.values_out.get(), n, Comp{});
   EXPECT_TRUE(report.ok) << what << ": " << report.message();
-  return {to_host(k_out.get(), n), to_host(v_out.get(), n)};
+  return {to_host(b.keys_out.get(), n), to_host(b.values_out.get(), n)};
 }
 
 template <class Value>
@@ -62,10 +54,10 @@ TYPED_TEST(Pairs, ArgsortBothValueSizesBothOrders) {
       const std::string what = dist + " n=" + std::to_string(n);
       const auto v32 = iota_values<std::uint32_t>(n);
       const auto v64 = iota_values<std::uint64_t>(n);
-      sort_pairs_on_gpu<Key, std::uint32_t, warpsort::less<Key>>(keys, v32, "u32 asc " + what);
-      sort_pairs_on_gpu<Key, std::uint32_t, warpsort::greater<Key>>(keys, v32, "u32 desc " + what);
-      sort_pairs_on_gpu<Key, std::uint64_t, warpsort::less<Key>>(keys, v64, "u64 asc " + what);
-      sort_pairs_on_gpu<Key, std::uint64_t, warpsort::greater<Key>>(keys, v64, "u64 desc " + what);
+      sort_and_validate<Key, std::uint32_t, warpsort::less<Key>>(keys, v32, "u32 asc " + what);
+      sort_and_validate<Key, std::uint32_t, warpsort::greater<Key>>(keys, v32, "u32 desc " + what);
+      sort_and_validate<Key, std::uint64_t, warpsort::less<Key>>(keys, v64, "u64 asc " + what);
+      sort_and_validate<Key, std::uint64_t, warpsort::greater<Key>>(keys, v64, "u64 desc " + what);
     }
 }
 
@@ -79,7 +71,7 @@ TEST(PairsStability, ManyDuplicatesMatchStdStableSort) {
     keys[n / 3] = 0xffffffffu;
     const auto values = iota_values<std::uint64_t>(n);
     const auto [got_keys, got_values] =
-        sort_pairs_on_gpu<std::uint32_t, std::uint64_t, warpsort::less<std::uint32_t>>(keys, values, "stability");
+        sort_and_validate<std::uint32_t, std::uint64_t, warpsort::less<std::uint32_t>>(keys, values, "stability");
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });

@@ -73,11 +73,25 @@ std::string values_path(const std::string& output) {
   return v.string();
 }
 
-std::string plan_line(const sort_plan& p) {
+/// The plan in words: version 4's steps 2-4, or version 5's rounds (tuning: the sized policy).
+std::string plan_line(const sort_plan& p, const policy& tuning) {
   if (p.n == 0) return "nothing to sort (n = 0)";
+  if (tuning.variant >= 5) {
+    std::string line = fmt::format(
+        "version 5: {} chunks of {} keys sorted on chip into blocks of {} keys (step 1); {} "
+        "round(s) of sampling, splitting and merging sets of sequences (steps 3 and 4; the "
+        "rounds before the last are timed as step 2)",
+        p.chunks, policy::chunk_keys, tuning.block_sort_keys, p.round_count);
+    for (int r = 0; r < p.round_count; ++r) {
+      const merge_round& m = p.rounds[r];
+      line += fmt::format("; round {}: {} sequence(s) of {} keys in {} set(s) of k = {}, {} groups",
+                          r + 1, m.sequences, m.sequence_keys, m.sets, m.set_sequences, m.groups);
+    }
+    return line;
+  }
   std::string line = fmt::format(
-      "{} chunks of {} keys sorted and merged on chip into blocks of {} keys (step 1); {} merge "
-      "round(s) (step 2) -> L = {} sequence(s) of {} keys",
+      "version 4: {} chunks of {} keys sorted and merged on chip into blocks of {} keys (step 1); "
+      "{} merge round(s) (step 2) -> L = {} sequence(s) of {} keys",
       p.chunks, policy::chunk_keys, p.sequence_keys >> p.merge_rounds, p.merge_rounds,
       p.sequences, p.sequence_keys);
   if (p.has_groups())
@@ -142,7 +156,8 @@ int sort_host_keys(typename W::key_type* h_keys, std::size_t n, const std::strin
                    const sort_options& o, const device_check& dev) {
   using Key = typename W::key_type;
   const data::key_type type = data::key_type_of<Key>();
-  const sort_plan plan = make_plan(n, sized_for(tuned_policy<Key>(), n, sizeof(Key)));
+  const policy tuning = sized_for(tuned_policy<Key>(), n, sizeof(Key));
+  const sort_plan plan = make_plan(n, tuning);
   const char* items = W::has_values ? "pairs" : "keys";
   std::string values;
   if constexpr (W::has_values)
@@ -157,7 +172,7 @@ int sort_host_keys(typename W::key_type* h_keys, std::size_t n, const std::strin
              o.out_of_place ? fmt::format("out of place (output {} poisoned 0xA5 before each run)",
                                           W::has_values ? "keys and values" : "buffer")
                             : std::string("in place"));
-  fmt::print("plan: {}\n", plan_line(plan));
+  fmt::print("plan: {}\n", plan_line(plan, tuning));
   fmt::print("device: {}: needs at most {} (estimate), {} free\n", dev.device_name,
              format_gib(dev.needed_bytes), format_gib(dev.free_bytes));
   std::fflush(stdout);

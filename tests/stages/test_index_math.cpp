@@ -149,7 +149,8 @@ static std::vector<std::uint32_t> bitonic_merge_network(std::vector<std::uint32_
 }
 
 // A CPU model of the tile merge (steps 1, 2 and 4): merge path cuts the outputs into tiles of
-// 256, each tile is loaded by bitonic_tile_slot and sorted by the merge network alone. It must
+// 256 (outputs_from, as merge_range_by_warp cuts them), each tile is loaded by bitonic_tile_slot
+// and sorted by the merge network alone. It must
 // reproduce std::merge for any lengths, with duplicates and keys equal to the sentinel.
 TEST(IndexMath, TileMergeModelReproducesStdMerge) {
   constexpr int tile = warpsort::policy::merge_tile_keys;
@@ -162,13 +163,12 @@ TEST(IndexMath, TileMergeModelReproducesStdMerge) {
     if (trial % 7 == 0) a.push_back(pad);  // real keys equal to the sentinel
     const std::size_t total = a.size() + b.size();
     std::vector<std::uint32_t> got;
-    std::size_t a0 = 0;
-    for (std::size_t d = 0; d < total; d += tile) {
-      const std::size_t count = std::min<std::size_t>(tile, total - d);
-      const std::size_t a1 =
-          ws::merge_path(a.data(), a.size(), b.data(), b.size(), d + count, std::less<>());
-      const int na = static_cast<int>(a1 - a0), nb = static_cast<int>(count) - na;
-      const std::size_t b0 = d - a0;
+    int a0 = 0;
+    for (int d = 0; d < static_cast<int>(total); d += tile) {
+      const int count = ws::outputs_from(d, static_cast<int>(total), tile);
+      const int a1 = static_cast<int>(
+          ws::merge_path(a.data(), a.size(), b.data(), b.size(), d + count, std::less<>()));
+      const int na = a1 - a0, nb = count - na, b0 = d - a0;
       std::vector<std::uint32_t> v(tile);
       for (int s = 0; s < tile; ++s) {
         const auto t = ws::bitonic_tile_slot(s, na, nb, tile);
@@ -591,11 +591,12 @@ TEST(OrderTraits, EachOrderTakesItsPath) {
 
 // ---------------------------------------------------------------- version 5
 
-// A CPU model of merge_runs_in_place (thread_merge.cuh) built from the same index functions:
-// gapped runs (odd ones descending, sentinels in even runs' gaps and garbage elsewhere), every
-// item's merge path at both ends, its select load with filler, its network, its store. Any run
-// lengths (empty ones too), duplicates and keys equal to the sentinel must come out sorted,
-// and no read may leave the buffer.
+// A CPU model of merge_runs_in_place (thread_merge.cuh) built from the index functions the
+// kernel calls (run starts, merge path, item shares and counts, slots, the next level's gap
+// keys): gapped runs (odd ones descending, sentinels in even runs' gaps and garbage elsewhere),
+// every item's merge path at both ends, its select load with filler, its network, its store.
+// Any run lengths (empty ones too), duplicates and keys equal to the sentinel must come out
+// sorted, and no read may leave the buffer.
 namespace {
 template <int E, int Gap>
 bool model_merge_levels(const std::vector<std::uint32_t>& in, const std::function<int(int, int)>& begin_at,
@@ -625,7 +626,7 @@ bool model_merge_levels(const std::vector<std::uint32_t>& in, const std::functio
       const Key* b = mem.data() + ws::gapped_offset(b_begin, 2 * q + 1, Gap);
       const auto path = [&](int d) { return ws::merge_path_b_descending(a, len_a, b, len_b, d, std::less<Key>{}); };
       for (int k = 0; k < ws::items_in(len_a + len_b, per_item); ++k) {
-        const int d = k * per_item, count = std::min(per_item, len_a + len_b - d);
+        const int d = k * per_item, count = ws::outputs_from(d, len_a + len_b, per_item);
         const int a0 = path(d), a1 = d + per_item >= len_a + len_b ? len_a : path(d + per_item);
         std::vector<Key> A(a, a + len_a), B(b, b + len_b);
         std::reverse(B.begin(), B.end());
@@ -660,11 +661,13 @@ bool model_merge_levels(const std::vector<std::uint32_t>& in, const std::functio
       return false;
     }
     for (const item& it : items)
-      for (int s = 0; s < std::min(per_item, it.len - it.d); ++s)
+      for (int s = 0; s < ws::outputs_from(it.d, it.len, per_item); ++s)
         mem[it.descending ? it.out + it.len - 1 - it.d - s : it.out + it.d + s] = it.v[s];
     if (pairs > 1)
-      for (int r = 0; r < pairs; r += 2)
-        std::fill_n(mem.begin() + ws::gapped_offset(start(2 * r + 2), r, Gap), Gap, sentinel);
+      for (int x = 0; x < ws::next_gap_keys(pairs, Gap); ++x) {
+        const ws::gap_key g = ws::next_gap_key(x, Gap);
+        mem[ws::gapped_offset(start(2 * g.run + 2), g.run, Gap) + g.offset] = sentinel;
+      }
   }
   std::vector<Key> expect = in;
   std::sort(expect.begin(), expect.end());
@@ -688,9 +691,7 @@ TEST(ThreadMerge, LevelModelSortsAnyRuns) {
           : shape == 2 ? ~0u - static_cast<std::uint32_t>(rng() % 2)  // sentinel-valued keys
                        : static_cast<std::uint32_t>(rng() % 1000);
     std::string why;
-    const auto equal = [&](int level, int r) {
-      return static_cast<int>(std::min<long>(static_cast<long>(r) * (1024L << level), count));
-    };
+    const auto equal = [&](int level, int r) { return ws::equal_run_begin(r, 1024 << level, count); };
     const int runs = (count + 1023) / 1024;
     EXPECT_TRUE((model_merge_levels<32, 31>(in, equal, runs, why))) << "equal runs, " << why << ", n=" << count;
     EXPECT_TRUE((model_merge_levels<16, 15>(in, equal, runs, why))) << "E=16, " << why << ", n=" << count;
@@ -701,7 +702,7 @@ TEST(ThreadMerge, LevelModelSortsAnyRuns) {
     std::sort(offsets.begin(), offsets.end());
     if (trial % 5 == 0) std::fill(offsets.begin() + 1, offsets.end() - 1, offsets[1]);
     const auto table = [&](int level, int r) {
-      return offsets[std::min<long>(static_cast<long>(r) << level, pieces)];
+      return ws::table_run_begin(offsets.data(), r, level, pieces);
     };
     EXPECT_TRUE((model_merge_levels<32, 31>(in, table, pieces, why))) << "pieces, " << why << ", n=" << count;
   }

@@ -35,6 +35,26 @@ __device__ __forceinline__ void merge_round_by_warps(const Key* src, int count, 
   }
 }
 
+/// Merges round after round between two shared-memory buffers of the block: a round reads
+/// `src` and writes `dst`, then the two swap, and the last round writes `out` instead. The
+/// rounds are numbered by an int x from rounds.first() on while rounds.more(x), the next is
+/// rounds.next(x), rounds.last(x) says the last, and rounds.pairs(x) its pairs (pair_at, as
+/// merge_round_by_warps takes). Whole block; a barrier must come before (src filled) and comes
+/// between the rounds.
+template <class Key, class Comp, class Rounds>
+__device__ __forceinline__ void merge_rounds_ping_pong(Key* src, Key* dst, int count,
+                                                       const Rounds& rounds, Key* out, Comp comp) {
+  for (int x = rounds.first(); rounds.more(x); x = rounds.next(x)) {
+    const bool last = rounds.last(x);
+    merge_round_by_warps(src, count, rounds.pairs(x), last ? out : dst, comp);
+    if (last) break;
+    __syncthreads();
+    Key* const t = src;
+    src = dst;
+    dst = t;
+  }
+}
+
 /// The pairs of a round over runs of `run` keys tiling [0, count) (the last run may be short).
 struct regular_runs {
   int count, run;
@@ -44,6 +64,17 @@ struct regular_runs {
     const int rest = count - start - na;
     return {start, na, rest < run ? rest : run};
   }
+};
+
+/// Rounds over `count` keys in sorted runs of `first_run` keys (merge_rounds_ping_pong): the
+/// round of x-key runs merges them pairwise into runs of 2x, until one run is left.
+struct doubling_rounds {
+  int count, first_run;
+  __device__ __forceinline__ int first() const { return first_run; }
+  __device__ __forceinline__ bool more(int run) const { return run < count; }
+  __device__ __forceinline__ bool last(int run) const { return 2 * run >= count; }
+  __device__ __forceinline__ int next(int run) const { return 2 * run; }
+  __device__ __forceinline__ regular_runs pairs(int run) const { return {count, run}; }
 };
 
 /// Copies a[0..na) then b[0..nb) into dst[0..na+nb) with the whole block, four keys a thread

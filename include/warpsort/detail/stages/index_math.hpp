@@ -98,11 +98,30 @@ WARPSORT_HD tile_slot bitonic_tile_slot(int slot, int na, int nb, int tile) {
   return {tile_source::pad, 0};
 }
 
+/// Outputs of the tile (or thread item) that starts at output d of a merge ending at `end`:
+/// `width`, or fewer if the merge ends first.
+WARPSORT_HD int outputs_from(int d, int end, int width) { return end - d < width ? end - d : width; }
+
 /// Step 2 cuts the output of every pair into blocks of `block_keys` (a power of two no longer
 /// than a pair, so a block never straddles two pairs). Block b starts at output b * block_keys.
 WARPSORT_HD std::size_t merge_blocks(std::size_t n, std::size_t block_keys) {
   return ceil_div(n, block_keys);
 }
+
+/// Shared memory of a version-4 block that merges round by round between two buffers (steps 1
+/// and 4): ping, then pong at ping + keys, `keys` keys each, then `table_entries` unsigned
+/// entries at pong + keys (step 4's piece offsets). The host sizes launches with bytes(); the
+/// kernels carve their __shared__ array in that order themselves (a helper given the array as
+/// a pointer changed their code: up to 270 more instructions in the 16-byte kernels). `Count`
+/// is the kernel's own type for `keys`, so the carving's arithmetic is the kernel's.
+template <class Key, class Count>
+struct ping_pong_layout {
+  Count keys;
+  std::size_t table_entries;
+  WARPSORT_HD std::size_t bytes() const {
+    return 2 * static_cast<std::size_t>(keys) * sizeof(Key) + table_entries * sizeof(unsigned);
+  }
+};
 
 // ---------------------------------------------------------------- thread merges (version 5)
 // On chip, version 5 merges runs held in shared memory a thread at a time: a thread makes one
@@ -118,6 +137,16 @@ WARPSORT_HD int items_in(int len, int per_item) { return (len + per_item - 1) / 
 /// may be short, so a block with this many threads gives every item its own thread.
 WARPSORT_HD int items_bound(int keys, int runs, int per_item) {
   return items_in(keys, per_item) + (runs + 1) / 2;
+}
+
+/// Logical start of run r of a level: step 1's runs are `len` keys each over `count` keys (the
+/// last may be shorter); step 4's run r is pieces [r 2^level, (r + 1) 2^level) of a group,
+/// whose starts are offsets[0..pieces] (also the rounds of version 4's step 4).
+WARPSORT_HD int equal_run_begin(int r, int len, int count) { return r * len < count ? r * len : count; }
+template <class Offset>
+WARPSORT_HD Offset table_run_begin(const Offset* offsets, int r, int level, int pieces) {
+  const int piece = r << level;
+  return offsets[piece < pieces ? piece : pieces];
 }
 
 /// Where run r (logical start `start`) lies in the gapped layout.
@@ -142,6 +171,15 @@ WARPSORT_HD item_share item_share_of(int d, int count, int a0, int a1) {
 WARPSORT_HD bool slot_from_a(int slot, int e, int nb) { return slot < e - nb; }
 WARPSORT_HD int slot_offset_in_a(int slot, int a0) { return a0 + slot; }
 WARPSORT_HD int slot_offset_in_b(int slot, int e, int len_b, int b0) { return len_b - b0 - e + slot; }
+
+/// After a level of `pairs` output runs (pairs > 1: one run is the result and needs none), the
+/// gaps of the next level's even runs get sentinels: `gap` keys after each even output run.
+/// Key x of them is key `offset` of output run `run`'s gap.
+WARPSORT_HD int next_gap_keys(int pairs, int gap) { return (pairs + 1) / 2 * gap; }
+struct gap_key {
+  int run, offset;
+};
+WARPSORT_HD gap_key next_gap_key(int x, int gap) { return {x / gap * 2, x % gap}; }
 
 /// Merge path on A ascending and B stored descending (len_b keys): how many of the first
 /// `diag` outputs come from A, equal keys from A first. B's key diag - 1 - m lies at

@@ -10,6 +10,7 @@
 #include "launch.hpp"
 #include "stages.hpp"
 #include "thread_merge.cuh"
+#include "warp_scan.cuh"
 
 #include <warpsort/error.hpp>
 
@@ -20,8 +21,7 @@ namespace warpsort::stages {
 /// Start of piece `piece` of a round in which pieces are 2^width_log2 original pieces wide.
 __device__ __forceinline__ int piece_start(const unsigned* offsets, int piece, int width_log2,
                                            int pieces) {
-  const int first = piece << width_log2;
-  return static_cast<int>(offsets[first < pieces ? first : pieces]);
+  return static_cast<int>(table_run_begin(offsets, piece, width_log2, pieces));
 }
 
 /// The pairs of round r of a group: pieces (2q, 2q+1), each 2^r original pieces wide.
@@ -40,15 +40,31 @@ struct group_round_pairs {
   }
 };
 
+/// The ceil(log2 pieces) rounds of a group (merge_rounds_ping_pong): round r merges pairs of
+/// pieces 2^r original pieces wide.
+struct group_rounds {
+  const unsigned* offsets;
+  int pieces, rounds;
+  __device__ __forceinline__ int first() const { return 0; }
+  __device__ __forceinline__ bool more(int r) const { return r < rounds; }
+  __device__ __forceinline__ bool last(int r) const { return r + 1 == rounds; }
+  __device__ __forceinline__ int next(int r) const { return r + 1; }
+  __device__ __forceinline__ group_round_pairs pairs(int r) const {
+    const int width = 1 << (r + 1);
+    return {offsets, pieces, r, (pieces + width - 1) / width};
+  }
+};
+
 template <class Key, class Comp>
 __global__ void merge_groups_kernel(const Key* src, Key* out, std::size_t n, std::size_t seq_len,
                                     std::size_t sequences, std::size_t groups,
                                     std::size_t capacity, const std::size_t* cuts,
                                     const std::size_t* group_offsets, Comp comp) {
   extern __shared__ __align__(16) unsigned char smem[];
-  Key* ping = reinterpret_cast<Key*>(smem);
-  Key* pong = ping + capacity;
-  unsigned* offsets = reinterpret_cast<unsigned*>(pong + capacity);
+  const ping_pong_layout<Key, std::size_t> layout{capacity, sequences + 1};
+  Key* const ping = reinterpret_cast<Key*>(smem);
+  Key* const pong = ping + layout.keys;
+  unsigned* const offsets = reinterpret_cast<unsigned*>(pong + layout.keys);
 
   const std::size_t g = blockIdx.x;
   const int warp = static_cast<int>(threadIdx.x / policy::warp_threads);
@@ -69,23 +85,11 @@ __global__ void merge_groups_kernel(const Key* src, Key* out, std::size_t n, std
   auto piece_end = [&](std::size_t i) {
     return g + 1 == groups ? min_size(seq_len, n - i * seq_len) : cuts[g * sequences + i];
   };
-  // piece offsets: warp 0 scans the piece sizes, 32 at a time
-  if (warp == 0) {
-    unsigned carry = 0;
-    for (std::size_t i0 = 0; i0 < sequences; i0 += policy::warp_threads) {
-      const std::size_t i = i0 + lane;
-      const unsigned size = i < sequences ? static_cast<unsigned>(piece_end(i) - piece_begin(i)) : 0;
-      unsigned sum = size;  // inclusive scan over the lanes
-#pragma unroll
-      for (int d = 1; d < policy::warp_threads; d *= 2) {
-        const unsigned up = __shfl_up_sync(full_warp, sum, d);
-        if (lane >= d) sum += up;
-      }
-      if (i < sequences) offsets[i + 1] = carry + sum;
-      carry += __shfl_sync(full_warp, sum, policy::warp_threads - 1);
-    }
-    if (lane == 0) offsets[0] = 0;
-  }
+  // piece offsets: warp 0 scans the piece sizes
+  if (warp == 0)
+    warp_scan_offsets(
+        offsets, sequences,
+        [&](std::size_t i) { return static_cast<unsigned>(piece_end(i) - piece_begin(i)); }, lane);
   __syncthreads();
 
   // warp per piece, four loads a lane in flight
@@ -106,19 +110,9 @@ __global__ void merge_groups_kernel(const Key* src, Key* out, std::size_t n, std
   __syncthreads();
 
   const int pieces = static_cast<int>(sequences);
-  const int rounds = ceil_log2(sequences);
-  const int count = static_cast<int>(group_size);
-  for (int r = 0; r < rounds; ++r) {
-    const bool last = r + 1 == rounds;
-    const int width = 1 << (r + 1);
-    const group_round_pairs pairs{offsets, pieces, r, (pieces + width - 1) / width};
-    merge_round_by_warps(ping, count, pairs, last ? out + group_begin : pong, comp);
-    if (last) break;
-    __syncthreads();
-    Key* const t = ping;
-    ping = pong;
-    pong = t;
-  }
+  merge_rounds_ping_pong(ping, pong, static_cast<int>(group_size),
+                         group_rounds{offsets, pieces, ceil_log2(sequences)}, out + group_begin,
+                         comp);
 }
 
 template <class Key, class Comp>
@@ -127,7 +121,7 @@ void merge_groups(const Key* src, Key* out, std::size_t n, std::size_t seq_len,
                   Comp comp, const policy& p, cudaStream_t stream) {
   if (groups == 0) return;
   const std::size_t capacity = static_cast<std::size_t>(p.group_capacity);
-  const std::size_t smem = 2 * capacity * sizeof(Key) + (sequences + 1) * sizeof(unsigned);
+  const std::size_t smem = ping_pong_layout<Key, std::size_t>{capacity, sequences + 1}.bytes();
   allow_dynamic_smem(merge_groups_kernel<Key, Comp>, smem);
   merge_groups_kernel<<<static_cast<unsigned>(groups), p.group_block_threads, smem, stream>>>(
       src, out, n, seq_len, sequences, groups, capacity, layout.cuts, layout.group_offsets,
@@ -165,21 +159,10 @@ __global__ void __maxnreg__(thread_merge_max_registers<Key>())
   const int warp = static_cast<int>(threadIdx.x / policy::warp_threads);
   const int warps = static_cast<int>(blockDim.x / policy::warp_threads);
   const int lane = lane_id();
-  if (warp == 0) {  // piece offsets: a warp scan, 32 pieces at a time
-    int carry = 0;
-    for (int i0 = 0; i0 < pieces; i0 += policy::warp_threads) {
-      const int i = i0 + lane;
-      int sum = i < pieces ? static_cast<int>(piece_end(i) - piece_begin(i)) : 0;
-#pragma unroll
-      for (int d = 1; d < policy::warp_threads; d *= 2) {
-        const int up = __shfl_up_sync(full_warp, sum, d);
-        if (lane >= d) sum += up;
-      }
-      if (i < pieces) offsets[i + 1] = carry + sum;
-      carry += __shfl_sync(full_warp, sum, policy::warp_threads - 1);
-    }
-    if (lane == 0) offsets[0] = 0;
-  }
+  if (warp == 0)  // piece offsets: warp 0 scans the piece sizes
+    warp_scan_offsets(
+        offsets, pieces,
+        [&](int i) { return static_cast<int>(piece_end(i) - piece_begin(i)); }, lane);
   __syncthreads();
   const int count = offsets[pieces];
   if (count > capacity) {  // impossible by the sampling bound; fail loudly if it ever is

@@ -25,8 +25,9 @@ __global__ void sort_blocks_kernel(const Key* in, Key* out, std::size_t n, int b
   const int count = static_cast<int>(min_size(static_cast<std::size_t>(block_keys), n - base));
   const int warp = static_cast<int>(threadIdx.x / policy::warp_threads);
   const int warps = static_cast<int>(blockDim.x / policy::warp_threads);
-  Key* src = reinterpret_cast<Key*>(smem);
-  Key* dst = src + block_keys;
+  const ping_pong_layout<Key, int> layout{block_keys, 0};
+  Key* const src = reinterpret_cast<Key*>(smem);
+  Key* const dst = src + layout.keys;
 
   const bool one_chunk = count <= chunk;  // then the chunk is the block's result
   for (int c = warp * chunk; c < count; c += warps * chunk)
@@ -34,15 +35,7 @@ __global__ void sort_blocks_kernel(const Key* in, Key* out, std::size_t n, int b
                        count - c < chunk ? count - c : chunk, comp);
   if (one_chunk) return;
   __syncthreads();
-  for (int run = chunk; run < count; run *= 2) {
-    const bool last = 2 * run >= count;
-    merge_round_by_warps(src, count, regular_runs{count, run}, last ? out + base : dst, comp);
-    if (last) break;
-    __syncthreads();
-    Key* const t = src;
-    src = dst;
-    dst = t;
-  }
+  merge_rounds_ping_pong(src, dst, count, doubling_rounds{count, chunk}, out + base, comp);
 }
 
 /// Version 5: the block stages its keys in shared memory (padded with sentinels to whole warp
@@ -100,7 +93,7 @@ void sort_chunks(const Key* in, Key* out, std::size_t n, Comp comp, const policy
     WARPSORT_CHECK_LAUNCH();
     return;
   }
-  const std::size_t smem = 2 * static_cast<std::size_t>(p.block_sort_keys) * sizeof(Key);
+  const std::size_t smem = ping_pong_layout<Key, int>{p.block_sort_keys, 0}.bytes();
   allow_dynamic_smem(sort_blocks_kernel<Key, Comp>, smem);
   const std::size_t blocks = ceil_div(n, static_cast<std::size_t>(p.block_sort_keys));
   sort_blocks_kernel<<<static_cast<unsigned>(blocks), p.block_threads, smem, stream>>>(

@@ -14,6 +14,7 @@
 #include "stages.hpp"
 #include "temp_storage.hpp"
 #include "warp_network.cuh"
+#include "warp_scan.cuh"
 
 #include <warpsort/error.hpp>
 
@@ -31,13 +32,6 @@ __global__ void gather_samples_kernel(const Key* src, std::size_t seq_len, std::
   const std::size_t pos = site.sequence * seq_len + site.position;
   sample_keys[m] = src[pos];
   sample_pos[m] = pos;
-}
-
-/// The sum over the warp's lanes, in every lane.
-__device__ __forceinline__ std::size_t warp_sum(std::size_t x) {
-#pragma unroll
-  for (int d = 16; d > 0; d /= 2) x += __shfl_xor_sync(full_warp, x, d);
-  return x;
 }
 
 /// The sequences a splitter cuts (the whole input's, or one set's in version 5): `count`

@@ -16,6 +16,7 @@
 #include "index_math.hpp"
 #include "warp_io.cuh"
 #include "warp_network.cuh"
+#include "warp_scan.cuh"
 
 #include <warpsort/order.cuh>
 
@@ -209,7 +210,7 @@ struct equal_runs {
   static constexpr bool from_table = false;
   int count, len;
   __device__ __forceinline__ int runs() const { return (count + len - 1) / len; }
-  __device__ __forceinline__ int begin(int r) const { return r * len < count ? r * len : count; }
+  __device__ __forceinline__ int begin(int r) const { return equal_run_begin(r, len, count); }
   __device__ __forceinline__ equal_runs next() const { return {count, 2 * len}; }
   /// The output run of item t and the items before it: every output run but the last has the
   /// same number of items, so a division says (by a multiply: t and the items a run are
@@ -237,8 +238,7 @@ struct table_runs {
   int pieces, level;
   __device__ __forceinline__ int runs() const { return (pieces + (1 << level) - 1) >> level; }
   __device__ __forceinline__ int begin(int r) const {
-    const int piece = r << level;
-    return offsets[piece < pieces ? piece : pieces];
+    return table_run_begin(offsets, r, level, pieces);
   }
   __device__ __forceinline__ table_runs next() const { return {offsets, pieces, level + 1}; }
   /// Items before each output run, by a warp scan, 32 output runs at a time (the first warp).
@@ -246,19 +246,12 @@ struct table_runs {
     const int tid = static_cast<int>(threadIdx.x);
     if (tid >= 32) return;
     const int pairs = (runs() + 1) / 2;
-    int carry = 0;
-    for (int q0 = 0; q0 < pairs; q0 += 32) {
-      const int q = q0 + tid;
-      int sum = q < pairs ? items_in(begin(2 * q + 2 < runs() ? 2 * q + 2 : runs()) - begin(2 * q), per_item) : 0;
-#pragma unroll
-      for (int d = 1; d < 32; d *= 2) {
-        const int up = __shfl_up_sync(full_warp, sum, d);
-        if (tid >= d) sum += up;
-      }
-      if (q < pairs) t.items_before[q + 1] = carry + sum;
-      carry += __shfl_sync(full_warp, sum, 31);
-    }
-    if (tid == 0) t.items_before[0] = 0;
+    warp_scan_offsets(
+        t.items_before, pairs,
+        [&](int q) {
+          return items_in(begin(2 * q + 2 < runs() ? 2 * q + 2 : runs()) - begin(2 * q), per_item);
+        },
+        tid);
   }
   __device__ __forceinline__ int items(int, const level_tables& t) const {
     return t.items_before[(runs() + 1) / 2];
@@ -313,7 +306,7 @@ __device__ __forceinline__ void merge_level_in_place(Key* keys, const Runs& runs
   int count = 0;
   if (mine) {  // the item ends where the next one starts
     const int a1 = last_item ? len_a : t.item_a0[tid + 1];
-    count = len_a + len_b - d < per_item ? len_a + len_b - d : per_item;
+    count = outputs_from(d, len_a + len_b, per_item);
     load_item<E, Key, Comp>(v, keys, gapped_offset(a_begin, 2 * q, Gap),
                             gapped_offset(a_begin + len_a, 2 * q + 1, Gap), len_b,
                             item_share_of(d, count, a0, a1));
@@ -327,9 +320,9 @@ __device__ __forceinline__ void merge_level_in_place(Key* keys, const Runs& runs
     store_item<E>(keys + (descending ? out + len - 1 - d : out + d), v, count, descending);
   }
   if (pairs > 1)  // the gaps of the next level's even runs
-    for (int x = tid; x < (pairs + 1) / 2 * Gap; x += static_cast<int>(blockDim.x)) {
-      const int r = x / Gap * 2;
-      keys[gapped_offset(start(2 * r + 2), r, Gap) + x % Gap] = Comp::sentinel();
+    for (int x = tid; x < next_gap_keys(pairs, Gap); x += static_cast<int>(blockDim.x)) {
+      const gap_key g = next_gap_key(x, Gap);
+      keys[gapped_offset(start(2 * g.run + 2), g.run, Gap) + g.offset] = Comp::sentinel();
     }
   __syncthreads();
 }

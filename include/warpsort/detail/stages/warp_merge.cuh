@@ -112,7 +112,7 @@ __device__ __forceinline__ void merge_range_by_warp(const Key* a, int na, const 
   const int lane = lane_id();
   int a0 = merge_path_by_warp(a, na, b, nb, begin, comp);
   for (int d = begin; d < end; d += tile) {
-    const int count = end - d < tile ? end - d : tile;
+    const int count = outputs_from(d, end, tile);
     const int a1 = merge_path_by_warp(a, na, b, nb, d + count, comp);
     Key* const to = out + (d - begin);
     if (count <= 64)

@@ -23,3 +23,10 @@ if ! command -v nvcc >/dev/null 2>&1; then
   done
 fi
 command -v nvcc >/dev/null 2>&1 || { echo "setup: nvcc not found: install the CUDA toolkit (12.x or 13.x)" >&2; exit 1; }
+
+# The Python module (built when nanobind is importable, tested with pytest): through pip where
+# pip may install; otherwise the build goes on without it, saying so.
+if ! python3 -c "import nanobind, pytest" 2>/dev/null; then
+  python3 -m pip install --quiet nanobind pytest 2>/dev/null ||
+    echo "setup: could not pip-install nanobind and pytest: the Python module will not be built" >&2
+fi

@@ -334,3 +334,24 @@ def test_dlpack_only_input():
 
     y = warpsort.sort(OnlyDLPack(x))
     cp.testing.assert_array_equal(cp.asarray(y), cp.sort(x))
+
+
+class _ClaimsMore:
+    """A device buffer whose __cuda_array_interface__ claims n elements, far more than it holds:
+    the temporary storage a sort of n keys needs is then more than the device has, and the sort
+    must refuse before it touches the buffer."""
+
+    def __init__(self, base, n):
+        self.__cuda_array_interface__ = {"shape": (n,), "typestr": base.dtype.str,
+                                         "data": (base.data.ptr, False), "version": 2,
+                                         "strides": None}
+
+
+def test_too_little_memory_is_a_runtime_error_and_leaves_out_alone():
+    cp = pytest.importorskip("cupy")
+    base = cp.arange(1024, dtype=cp.uint64)
+    _, total = cp.cuda.runtime.memGetInfo()
+    claims = _ClaimsMore(base, 2 * total // 8)  # temporary storage alone: twice the device
+    with pytest.raises(RuntimeError, match="(?i)memory"):
+        warpsort.sort(claims, out=claims)
+    cp.testing.assert_array_equal(base, cp.arange(1024, dtype=cp.uint64))

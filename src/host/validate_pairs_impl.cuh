@@ -107,6 +107,35 @@ std::pair<device_buffer<Key>, device_buffer<Value>> stable_sorted_pairs(const Ke
   return {std::move(keys), std::move(values)};
 }
 
+/// The input pairs sorted by cub::DeviceRadixSort::SortPairs (stable; SortPairsDescending for
+/// a descending order) into new buffers (its temporary storage and spare halves freed on return).
+template <class Key, class Value, class Comp>
+std::pair<device_buffer<Key>, device_buffer<Value>> radix_sorted_pairs(const Key* d_keys_in,
+                                                                      const Value* d_values_in,
+                                                                      std::size_t n, Comp,
+                                                                      cudaStream_t stream) {
+  device_buffer<Key> k0(n), k1(n);
+  device_buffer<Value> v0(n), v1(n);
+  WARPSORT_CUDA_CHECK(cudaMemcpyAsync(k0.get(), d_keys_in, n * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
+  WARPSORT_CUDA_CHECK(cudaMemcpyAsync(v0.get(), d_values_in, n * sizeof(Value), cudaMemcpyDeviceToDevice, stream));
+  cub::DoubleBuffer<Key> keys(k0.get(), k1.get());
+  cub::DoubleBuffer<Value> values(v0.get(), v1.get());
+  std::size_t bytes = 0;
+  auto radix = [&](void* temp) {
+    if constexpr (order_traits<Key, Comp>::descending)
+      return cub::DeviceRadixSort::SortPairsDescending(temp, bytes, keys, values, n, 0, sizeof(Key) * 8, stream);
+    else
+      return cub::DeviceRadixSort::SortPairs(temp, bytes, keys, values, n, 0, sizeof(Key) * 8, stream);
+  };
+  WARPSORT_CUDA_CHECK(radix(nullptr));
+  device_buffer<unsigned char> temp(bytes);
+  WARPSORT_CUDA_CHECK(radix(temp.get()));
+  WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (keys.Current() != k0.get()) std::swap(k0, k1);
+  if (values.Current() != v0.get()) std::swap(v0, v1);
+  return {std::move(k0), std::move(v0)};
+}
+
 }  // namespace detail
 
 template <class Key, class Value, class Comp>
@@ -116,25 +145,10 @@ validation_report validate_pairs_against_references(const Key* d_keys_in, const 
                                                     Comp comp, cudaStream_t stream) {
   validation_report report;
   if (n == 0) return report;
-  {  // cub::DeviceRadixSort::SortPairs (stable)
-    detail::device_buffer<Key> k0(n), k1(n);
-    detail::device_buffer<Value> v0(n), v1(n);
-    WARPSORT_CUDA_CHECK(cudaMemcpyAsync(k0.get(), d_keys_in, n * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
-    WARPSORT_CUDA_CHECK(cudaMemcpyAsync(v0.get(), d_values_in, n * sizeof(Value), cudaMemcpyDeviceToDevice, stream));
-    cub::DoubleBuffer<Key> keys(k0.get(), k1.get());
-    cub::DoubleBuffer<Value> values(v0.get(), v1.get());
-    std::size_t bytes = 0;
-    auto radix = [&](void* temp) {
-      if constexpr (order_traits<Key, Comp>::descending)
-        return cub::DeviceRadixSort::SortPairsDescending(temp, bytes, keys, values, n, 0, sizeof(Key) * 8, stream);
-      else
-        return cub::DeviceRadixSort::SortPairs(temp, bytes, keys, values, n, 0, sizeof(Key) * 8, stream);
-    };
-    WARPSORT_CUDA_CHECK(radix(nullptr));
-    detail::device_buffer<unsigned char> temp(bytes);
-    WARPSORT_CUDA_CHECK(radix(temp.get()));
-    if (detail::find_pair_mismatch(keys.Current(), values.Current(), d_keys_out, d_values_out, n,
-                                   comp, stream, "cub::DeviceRadixSort::SortPairs", report))
+  {
+    const auto [keys, values] = detail::radix_sorted_pairs(d_keys_in, d_values_in, n, comp, stream);
+    if (detail::find_pair_mismatch(keys.get(), values.get(), d_keys_out, d_values_out, n, comp,
+                                   stream, "cub::DeviceRadixSort::SortPairs", report))
       return report;
   }
   {
@@ -160,10 +174,15 @@ pair_reference_checker<Key, Value, Comp>::pair_reference_checker(const Key* d_ke
     throw input_error("pair_reference_checker: the input values must be the indices 0..n-1; value " +
                       std::to_string(not_index.first - d_values_in) + " is not");
   auto [keys, values] = detail::stable_sorted_pairs(d_keys_in, d_values_in, n, comp, stream);
-  // The kept reference checked once against both references (radix sort: an independent one).
-  const validation_report agree = validate_pairs_against_references<Key, Value, Comp>(
-      d_keys_in, d_values_in, keys.get(), values.get(), n, comp, stream);
-  if (!agree.ok) throw std::logic_error("the pair references disagree: " + agree.message());
+  {  // the kept reference checked once against an independent one, the radix sort
+    const auto [radix_keys, radix_values] =
+        detail::radix_sorted_pairs(d_keys_in, d_values_in, n, comp, stream);
+    validation_report agree;
+    if (detail::find_pair_mismatch(radix_keys.get(), radix_values.get(), keys.get(), values.get(),
+                                   n, comp, stream,
+                                   "cub::DeviceRadixSort::SortPairs (against StableSortPairs)", agree))
+      throw std::logic_error("the pair references disagree: " + agree.message());
+  }
   ref_keys_ = keys.release();
   ref_values_ = values.release();
 }

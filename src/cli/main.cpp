@@ -7,6 +7,9 @@
 #include "cli/bench.hpp"
 #include "cli/bench_config.hpp"
 #include "cli/commands.hpp"
+#ifdef WARPSORT_WITH_DISTRIBUTED
+#include "cli/dist.hpp"
+#endif
 #include "cli/key_dispatch.hpp"
 #include "cli/metadata.hpp"
 #include "data/distributions.hpp"
@@ -175,6 +178,11 @@ int dispatch(int argc, char** argv) {
   components->add_option("--n", comp_n, "number of keys (at least 2^20)")->capture_default_str();
   components->add_option("--reps", comp_opts.reps, "timed runs per part")->capture_default_str();
   components->add_option("--out", comp_opts.out, "also write the numbers to this JSON file");
+#ifdef WARPSORT_WITH_DISTRIBUTED
+  cli::dist_options dist_opts;
+  dist_opts.self.assign(argv, argv + argc);
+  CLI::App* dist = cli::add_dist_command(app, dist_opts);
+#endif
   // After the subcommands, which would otherwise inherit it.
   app.footer(
       "Without a subcommand: the default experiment (about a minute on an H100): n = 2^20, 2^24, "
@@ -202,6 +210,9 @@ int dispatch(int argc, char** argv) {
   }
   if (*generate) return cli::run_generate(gen_opts);
   if (*info) return cli::run_info();
+#ifdef WARPSORT_WITH_DISTRIBUTED
+  if (*dist) return cli::run_dist(dist_opts);
+#endif
   if (*components) {
     comp_opts.n = cli::parse_size(comp_n);
     return cli::run_components(comp_opts);

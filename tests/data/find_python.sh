@@ -18,3 +18,12 @@ find_python() {
   echo "      Install them, e.g. apt-get install $packages"
   exit 1
 }
+
+# A non-empty file that starts with the PNG signature.
+is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]; }
+
+# A scratch directory, $out, removed when the test exits.
+make_scratch() {
+  out=$(mktemp -d "${TMPDIR:-/tmp}/warpsort_$1.XXXXXX")
+  trap 'rm -rf "$out"' EXIT
+}

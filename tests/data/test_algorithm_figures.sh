@@ -20,9 +20,6 @@ if ! "$py" "$script" --out "$out"; then
   exit 1
 fi
 
-is_png() {  # non-empty file starting with the PNG signature
-  [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]
-}
 status=0
 for f in step1_bitonic_chunk.png step2_merge_buffer.png step2_merge_tiles.png step3_splitting.png step4_final_merge.png; do
   if is_png "$out/$f"; then

@@ -16,10 +16,6 @@ out=$(mktemp -d "${TMPDIR:-/tmp}/warpsort_plot.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 status=0
 
-is_png() {  # non-empty file starting with the PNG signature
-  [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]
-}
-
 # 1. The full fixture: all five figures.
 if ! "$py" "$script" --csv "$csv" --out "$out/all"; then
   echo "FAIL: plot_results.py exited with an error on $csv"

@@ -1,6 +1,7 @@
 #pragma once
 // The four steps chained on one stream. The plan (every size and count) follows from n and the
 // policy alone, so nothing is read back from the device until the sort is done.
+#include <warpsort/detail/event_marks.hpp>
 #include <warpsort/detail/stages/index_math.hpp>
 #include <warpsort/detail/stages/stages.hpp>
 #include <warpsort/detail/stages/temp_storage.hpp>
@@ -41,35 +42,6 @@ pipeline_storage carve(stages::temp_carver& c, const sort_plan& plan, const poli
   s.split_temp = c.take_bytes(s.split_bytes);
   return s;
 }
-
-/// CUDA events between the steps, only when timings are asked for.
-class step_events {
- public:
-  step_events(bool enabled, cudaStream_t stream) : stream_(stream), enabled_(enabled) {
-    if (!enabled_) return;
-    for (auto& e : events_) WARPSORT_CUDA_CHECK(cudaEventCreate(&e));
-  }
-  ~step_events() {
-    for (auto e : events_)
-      if (e) cudaEventDestroy(e);
-  }
-  step_events(const step_events&) = delete;
-  step_events& operator=(const step_events&) = delete;
-  void mark(int i) {
-    if (enabled_) WARPSORT_CUDA_CHECK(cudaEventRecord(events_[i], stream_));
-  }
-  void read(stage_times& t) {
-    WARPSORT_CUDA_CHECK(cudaEventSynchronize(events_[4]));
-    float* fields[4] = {&t.sort_chunks_ms, &t.merge_pairs_ms, &t.split_ms, &t.merge_groups_ms};
-    for (int i = 0; i < 4; ++i)
-      WARPSORT_CUDA_CHECK(cudaEventElapsedTime(fields[i], events_[i], events_[i + 1]));
-  }
-
- private:
-  cudaStream_t stream_;
-  bool enabled_;
-  std::array<cudaEvent_t, 5> events_{};
-};
 
 }  // namespace
 
@@ -162,7 +134,7 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
   if (n > 0 && (d_in == nullptr || d_out == nullptr))
     throw input_error("warpsort::sort_keys: null key pointer");
 
-  step_events events(times != nullptr, stream);
+  detail::event_marks<5> events(times != nullptr, stream);
   // Each pass writes to the other buffer; the last one must write d_out.
   const int passes = 1 + (tuning.variant >= 5 ? plan.round_count
                                                : plan.merge_rounds + (plan.has_groups() ? 1 : 0));
@@ -188,7 +160,8 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
     events.mark(4);
     if (times) {
       *times = stage_times{};
-      events.read(*times);
+      events.read({&times->sort_chunks_ms, &times->merge_pairs_ms, &times->split_ms,
+                   &times->merge_groups_ms});
     }
     return;
   }
@@ -210,7 +183,8 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
   events.mark(4);
   if (times) {
     *times = stage_times{};
-    events.read(*times);
+    events.read({&times->sort_chunks_ms, &times->merge_pairs_ms, &times->split_ms,
+                 &times->merge_groups_ms});
   }
 }
 

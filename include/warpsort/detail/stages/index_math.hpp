@@ -397,4 +397,41 @@ struct round_shape {
   }
 };
 
+// ---------------------------------------------------------------- runs of any lengths
+/// Runs laid end to end: run i is [start[i], start[i + 1]) (at most max_runs runs, passed by
+/// value to the kernels); sample_start[i] is the first sample of run i (stride s).
+struct runs_shape {
+  static constexpr int max_runs = 64;  // the block merge's most pieces
+  int runs = 0;
+  std::size_t stride = 1, oversampling = 1, samples = 0, groups = 1;
+  std::size_t start[max_runs + 1] = {};
+  std::size_t sample_start[max_runs + 1] = {};
+  WARPSORT_HD std::size_t keys() const { return start[runs]; }
+  /// The run holding sample m (or position x, with `table` = start).
+  WARPSORT_HD int run_of(std::size_t x, const std::size_t* table) const {
+    int r = 0;
+    while (r + 1 < runs && table[r + 1] <= x) ++r;
+    return r;
+  }
+};
+
+/// The shape of merging runs of these lengths (1 <= runs <= runs_shape::max_runs, which the
+/// caller checks) into blocks of `capacity` keys with oversampling K: s = capacity / (K + runs),
+/// so no group holds more than (K + runs) s <= capacity keys.
+inline runs_shape make_runs_shape(const std::size_t* lengths, int runs, int capacity,
+                                  int oversampling) {
+  runs_shape r;
+  r.runs = runs;
+  r.oversampling = static_cast<std::size_t>(oversampling);
+  r.stride = max_size(1, static_cast<std::size_t>(capacity) /
+                             (static_cast<std::size_t>(oversampling) + static_cast<std::size_t>(runs)));
+  for (int i = 0; i < runs; ++i) {
+    r.start[i + 1] = r.start[i] + lengths[i];
+    r.sample_start[i + 1] = r.sample_start[i] + samples_in(lengths[i], r.stride);
+  }
+  r.samples = r.sample_start[runs];
+  r.groups = r.samples / r.oversampling + 1;  // splitters at ranks K - 1, 2K - 1, ...
+  return r;
+}
+
 }  // namespace warpsort::stages

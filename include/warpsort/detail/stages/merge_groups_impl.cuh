@@ -129,53 +129,40 @@ void merge_groups(const Key* src, Key* out, std::size_t n, std::size_t seq_len,
   WARPSORT_CHECK_LAUNCH();
 }
 
-/// Version 5: block g merges group g of a round. Its pieces, one from each sequence of its set
-/// (between the cuts of the splitters before and after it), are copied into the gapped layout
-/// (odd pieces reversed, sentinels after even ones), then threads merge them level by level in
-/// place (thread_merge.cuh) and the block writes the group at its offset.
-template <class Key, class Comp>
-__global__ void __maxnreg__(thread_merge_max_registers<Key>())
-    merge_set_groups_kernel(const Key* src, Key* out, round_shape r, int capacity,
-                            const std::size_t* cuts, const std::size_t* group_offsets,
-                            Comp comp) {
+/// A block merges `pieces` sorted pieces into out: piece i starts at piece_at(i) and holds
+/// piece_keys(i) keys, at most `capacity` in all (shared memory as merge_sets_shape<Key>(capacity,
+/// max_pieces) says). The pieces are copied into the gapped layout (odd pieces reversed,
+/// sentinels after even ones), threads merge them level by level in place (thread_merge.cuh)
+/// and the block writes the result at out_at() (asked for only then: a pointer held through the
+/// merge would cost registers). `group` names the block if the bound is ever broken.
+template <class Key, class Comp, class PieceAt, class PieceKeys, class OutAt>
+__device__ __forceinline__ void merge_pieces_on_chip(unsigned char* smem, int capacity,
+                                                     int max_pieces, int pieces,
+                                                     PieceAt piece_at, PieceKeys piece_keys,
+                                                     OutAt out_at, std::size_t group, Comp comp) {
   constexpr int E = thread_merge_keys<Key>(), gap = run_gap<Key>();
-  extern __shared__ __align__(16) unsigned char smem[];
   Key* const keys = reinterpret_cast<Key*>(smem);
-  const int max_pieces = static_cast<int>(r.set_sequences);
   const thread_block_shape shape = merge_sets_shape<Key>(capacity, max_pieces);
   const level_tables tables = tables_in<Key>(smem, capacity, max_pieces);
   int* const offsets = tables.item_a0 + shape.threads;  // the table merge_sets_shape adds
-
-  const std::size_t g = blockIdx.x;
-  const std::size_t set = r.set_of_group(g), j = g - r.first_group(set);
-  const std::size_t first_seq = set * r.set_sequences;
-  const int pieces = static_cast<int>(r.sequences_in(set));
-  const bool first = j == 0, last = j + 1 == r.groups_of(set);
-  // piece i: sequence first_seq + i between the cut ending group g - 1 and the one ending g
-  const auto piece_begin = [&](int i) { return first ? 0 : cuts[(g - 1) * r.set_sequences + i]; };
-  const auto piece_end = [&](int i) {
-    return last ? r.sequence_keys(first_seq + i) : cuts[g * r.set_sequences + i];
-  };
   const int warp = static_cast<int>(threadIdx.x / policy::warp_threads);
   const int warps = static_cast<int>(blockDim.x / policy::warp_threads);
   const int lane = lane_id();
   if (warp == 0)  // piece offsets: warp 0 scans the piece sizes
-    warp_scan_offsets(
-        offsets, pieces,
-        [&](int i) { return static_cast<int>(piece_end(i) - piece_begin(i)); }, lane);
+    warp_scan_offsets(offsets, pieces, piece_keys, lane);
   __syncthreads();
   const int count = offsets[pieces];
   if (count > capacity) {  // impossible by the sampling bound; fail loudly if it ever is
     if (threadIdx.x == 0)
       printf("warpsort step 4: group %llu holds %d keys, over its bound %d\n",
-             static_cast<unsigned long long>(g), count, capacity);
+             static_cast<unsigned long long>(group), count, capacity);
     __trap();
   }
 
   // A warp a piece copies it into the gapped layout (odd pieces reversed) with asynchronous
   // copies, none waited for until all are issued; even pieces get their gaps.
   for (int i = warp; i < pieces; i += warps) {
-    const Key* const piece = src + (first_seq + i) * r.seq_len + piece_begin(i);
+    const Key* const piece = piece_at(i);
     const int len = offsets[i + 1] - offsets[i];
     Key* const run = keys + gapped_offset(offsets[i], i, gap);
     if (i % 2 == 1) {
@@ -189,7 +176,31 @@ __global__ void __maxnreg__(thread_merge_max_registers<Key>())
   __pipeline_wait_prior(0);
   __syncthreads();
   merge_runs_in_place<E, gap>(keys, table_runs{offsets, pieces, 0}, tables, comp);
-  copy_block_out(out + group_offsets[g], keys, count);
+  copy_block_out(out_at(), keys, count);
+}
+
+/// Version 5: block g merges group g of a round: its pieces, one from each sequence of its
+/// set, between the cuts of the splitters before and after it, written at the group's offset.
+template <class Key, class Comp>
+__global__ void __maxnreg__(thread_merge_max_registers<Key>())
+    merge_set_groups_kernel(const Key* src, Key* out, round_shape r, int capacity,
+                            const std::size_t* cuts, const std::size_t* group_offsets,
+                            Comp comp) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  const std::size_t g = blockIdx.x;
+  const std::size_t set = r.set_of_group(g), j = g - r.first_group(set);
+  const std::size_t first_seq = set * r.set_sequences;
+  const bool first = j == 0, last = j + 1 == r.groups_of(set);
+  // piece i: sequence first_seq + i between the cut ending group g - 1 and the one ending g
+  const auto piece_begin = [&](int i) { return first ? 0 : cuts[(g - 1) * r.set_sequences + i]; };
+  const auto piece_end = [&](int i) {
+    return last ? r.sequence_keys(first_seq + i) : cuts[g * r.set_sequences + i];
+  };
+  merge_pieces_on_chip<Key>(
+      smem, capacity, static_cast<int>(r.set_sequences), static_cast<int>(r.sequences_in(set)),
+      [&](int i) { return src + (first_seq + i) * r.seq_len + piece_begin(i); },
+      [&](int i) { return static_cast<int>(piece_end(i) - piece_begin(i)); },
+      [&] { return out + group_offsets[g]; }, g, comp);
 }
 
 template <class Key, class Comp>

@@ -1,0 +1,114 @@
+#pragma once
+// The distributed sort's arithmetic: how many keys each rank samples and where, which sorted
+// sample is each global splitter, the bound on what a rank receives, where each rank's output
+// starts, and what moves when the output is rebalanced to the input counts. Pure functions of
+// the counts, shared by the host, the kernels and the CPU tests; they hold for any number of
+// ranks P.
+#include <warpsort/detail/stages/index_math.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace warpsort::distributed::detail {
+
+using stages::ceil_div;
+using stages::max_size;
+using stages::min_size;
+
+/// A sampled key with its place: (key, rank, position) orders every key of every rank
+/// uniquely, so equal keys are divided between ranks by place and all-equal input stays
+/// balanced. Keys are the order's unsigned bits (warpsort/detail/distributed/order_bits.cuh),
+/// widened to 64; a rank that samples fewer than the slots it is given marks the rest empty.
+struct sample {
+  std::uint64_t key;
+  std::uint32_t rank;
+  std::uint32_t empty;  // 1: an unused slot, ordered after every real sample
+  std::uint64_t position;
+};
+
+/// The order of samples: empty slots last, then (key, rank, position).
+WARPSORT_HD bool sample_before(const sample& a, const sample& b) {
+  if (a.empty != b.empty) return a.empty < b.empty;
+  if (a.key != b.key) return a.key < b.key;
+  if (a.rank != b.rank) return a.rank < b.rank;
+  return a.position < b.position;
+}
+
+/// Sampling by global position: the ranks' keys, in rank order, are one sequence of N keys;
+/// every key at a global position g - 1, 2g - 1, ... is sampled, g = ceil(N / samples) with
+/// samples = oversampling x P^2. Each sample then stands for exactly g keys of its rank's sorted
+/// keys, whatever the ranks' counts, and a splitter taken from the sorted samples misses its
+/// target by less than one stride on each rank.
+WARPSORT_HD std::size_t sample_stride(std::size_t total, int ranks, int oversampling) {
+  const std::size_t samples = static_cast<std::size_t>(oversampling) *
+                              static_cast<std::size_t>(ranks) * static_cast<std::size_t>(ranks);
+  return total == 0 ? 1 : max_size(ceil_div(total, samples), 1);
+}
+
+/// Samples of a rank whose keys are the global positions [offset, offset + n): the multiples
+/// of the stride in (offset, offset + n].
+WARPSORT_HD std::size_t samples_of_rank(std::size_t offset, std::size_t n, std::size_t stride) {
+  return (offset + n) / stride - offset / stride;
+}
+
+/// Local position of a rank's sample t: global position (offset / stride + t + 1) stride - 1.
+WARPSORT_HD std::size_t sample_position(std::size_t t, std::size_t offset, std::size_t stride) {
+  return (offset / stride + t + 1) * stride - 1 - offset;
+}
+
+/// Splitter j (0 < j < P) ends rank j - 1's keys: every key ordered at or before it goes to
+/// ranks 0..j-1, which should then hold `target` keys (j N / P balanced, the input counts'
+/// prefix when rebalancing). It is placed after the first c of the m sorted samples, c the
+/// nearest whole number of strides to the target; c = 0 puts it before every key.
+WARPSORT_HD std::size_t splitter_samples(std::size_t target, std::size_t stride, std::size_t m) {
+  return min_size((target + stride / 2) / stride, m);
+}
+
+/// What ranks 0..j-1 together hold when balanced: j N / P.
+WARPSORT_HD std::size_t balanced_prefix(int j, int ranks, std::size_t total) {
+  const std::size_t p = static_cast<std::size_t>(ranks), q = total / p, r = total % p;
+  return q * static_cast<std::size_t>(j) + (r * static_cast<std::size_t>(j)) / p;
+}
+
+/// Most keys a rank can receive: its target share, plus half a stride of rounding at each
+/// end, plus, at each end, less than a stride from every rank (where a splitter falls within a
+/// rank's keys is known to one stride).
+WARPSORT_HD std::size_t bucket_bound(std::size_t share, std::size_t stride, int ranks) {
+  return share + (2 * static_cast<std::size_t>(ranks) + 1) * stride;
+}
+
+/// A contiguous range of a rank's keys to move: `count` keys from `from` on the sender to `to`
+/// on the receiver.
+struct segment {
+  std::size_t from, to, count;
+};
+
+/// Rebalancing: rank r holds the global positions [have[r], have[r + 1]) and must end with
+/// [want[r], want[r + 1]). The overlap with each rank, as segments (empty ones included: one
+/// entry per peer, in rank order). Both prefix arrays have P + 1 entries and the same last.
+inline std::vector<segment> overlaps(const std::vector<std::size_t>& have_prefix,
+                                     const std::vector<std::size_t>& want_prefix, int me,
+                                     bool sending) {
+  const int ranks = static_cast<int>(have_prefix.size()) - 1;
+  std::vector<segment> out(static_cast<std::size_t>(ranks));
+  const auto& mine = sending ? have_prefix : want_prefix;
+  const auto& theirs = sending ? want_prefix : have_prefix;
+  for (int p = 0; p < ranks; ++p) {
+    const std::size_t lo = max_size(mine[me], theirs[p]), hi = min_size(mine[me + 1], theirs[p + 1]);
+    if (lo < hi)
+      out[p] = {lo - have_prefix[sending ? me : p], lo - want_prefix[sending ? p : me], hi - lo};
+    else
+      out[p] = {0, 0, 0};
+  }
+  return out;
+}
+
+/// Exclusive prefix sums (n + 1 entries).
+inline std::vector<std::size_t> prefix(const std::vector<std::size_t>& v) {
+  std::vector<std::size_t> p(v.size() + 1, 0);
+  for (std::size_t i = 0; i < v.size(); ++i) p[i + 1] = p[i] + v[i];
+  return p;
+}
+
+}  // namespace warpsort::distributed::detail

@@ -1,0 +1,154 @@
+#pragma once
+// One round of steps 3 and 4 over sorted runs of any lengths, laid end to end: the distributed
+// sort's last step, where each rank merges the runs it received from every rank. Step 3 samples
+// every s-th key of each run, sorts the sample by (key, position) and takes every K-th as a
+// splitter; a warp per splitter cuts every run at it. Step 4 merges each group's pieces on chip
+// with version 5's block merge (merge_pieces_on_chip). No group exceeds (K + runs) s keys.
+#include "index_math.hpp"
+#include "launch.hpp"
+#include "merge_groups_impl.cuh"
+#include "temp_storage.hpp"
+#include "warp_scan.cuh"
+
+#include <warpsort/error.hpp>
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include <cuda/std/type_traits>
+
+namespace warpsort::stages {
+
+template <class Key>
+__global__ void gather_run_samples_kernel(const Key* src, runs_shape r, Key* keys,
+                                          std::size_t* positions) {
+  const std::size_t m = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (m >= r.samples) return;
+  const int run = r.run_of(m, r.sample_start);
+  const std::size_t position = r.start[run] + (m - r.sample_start[run] + 1) * r.stride - 1;
+  keys[m] = src[position];
+  positions[m] = position;
+}
+
+/// A warp per splitter cuts every run at it (lane i: run i); bounds[(j + 1) runs + i] is where
+/// group j ends in run i, as a position in src. Row 0 holds the runs' starts and row `groups`
+/// their ends; group_offsets[j] is where group j starts in the output.
+template <class Key, class Comp>
+__global__ void cut_runs_kernel(const Key* src, runs_shape r, const std::size_t* positions,
+                                std::size_t* bounds, std::size_t* group_offsets, Comp comp) {
+  const std::size_t tid = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t runs = static_cast<std::size_t>(r.runs);
+  if (tid < runs) {
+    bounds[tid] = r.start[tid];
+    bounds[r.groups * runs + tid] = r.start[tid + 1];
+  }
+  if (tid == 0) {
+    group_offsets[0] = 0;
+    group_offsets[r.groups] = r.keys();
+  }
+  const std::size_t j = tid / policy::warp_threads;
+  if (j + 1 >= r.groups) return;  // whole warps leave together
+  const std::size_t position = positions[splitter_rank(j, r.oversampling)];
+  const int splitter_run = r.run_of(position, r.start);
+  const Key key = src[position];
+  std::size_t before = 0;  // keys of all runs ordered at or before the splitter
+  for (std::size_t i = lane_id(); i < runs; i += policy::warp_threads) {
+    const std::size_t begin = r.start[i], len = r.start[i + 1] - begin;
+    const std::size_t cut = cut_sequence(src + begin, len, i, splitter_run,
+                                         position - r.start[splitter_run], key, comp);
+    bounds[(j + 1) * runs + i] = begin + cut;
+    before += cut;
+  }
+  before = warp_sum(before);
+  if (lane_id() == 0) group_offsets[j + 1] = before;
+}
+
+/// Block g merges group g: piece i is run i between rows g and g + 1 of the bounds.
+template <class Key, class Comp>
+__global__ void __maxnreg__(thread_merge_max_registers<Key>())
+    merge_run_groups_kernel(const Key* src, Key* out, int runs, int capacity,
+                            const std::size_t* bounds, const std::size_t* group_offsets,
+                            Comp comp) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  const std::size_t g = blockIdx.x, width = static_cast<std::size_t>(runs);
+  const std::size_t* const from = bounds + g * width;
+  const std::size_t* const to = from + width;
+  merge_pieces_on_chip<Key>(
+      smem, capacity, runs, runs, [&](int i) { return src + from[i]; },
+      [&](int i) { return static_cast<int>(to[i] - from[i]); },
+      [&] { return out + group_offsets[g]; }, g, comp);
+}
+
+namespace runs_detail {
+struct arrays {
+  void *keys_in, *keys_out;
+  std::size_t *positions_in, *positions_out, *bounds, *offsets;
+  void* cub_temp;
+};
+template <class Key>
+arrays carve(temp_carver& c, const runs_shape& r, std::size_t cub_bytes) {
+  arrays a;
+  a.keys_in = c.take<Key>(r.samples);
+  a.keys_out = c.take<Key>(r.samples);
+  a.positions_in = c.take<std::size_t>(r.samples);
+  a.positions_out = c.take<std::size_t>(r.samples);
+  a.bounds = c.take<std::size_t>((r.groups + 1) * static_cast<std::size_t>(r.runs));
+  a.offsets = c.take<std::size_t>(r.groups + 1);
+  a.cub_temp = c.take_bytes(cub_bytes);
+  return a;
+}
+/// The radix sort of the sample (unsigned keys, ascending: the distributed sort's words).
+template <class Key>
+std::size_t cub_bytes(const runs_shape& r) {
+  std::size_t bytes = 0;
+  if (r.samples > 0)
+    WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+        nullptr, bytes, static_cast<const Key*>(nullptr), static_cast<Key*>(nullptr),
+        static_cast<const std::size_t*>(nullptr), static_cast<std::size_t*>(nullptr),
+        static_cast<std::int64_t>(r.samples)));
+  return bytes;
+}
+}  // namespace runs_detail
+
+/// Temporary storage of merge_runs.
+template <class Key>
+std::size_t merge_runs_temp_bytes(const runs_shape& r) {
+  temp_carver c(nullptr);
+  runs_detail::carve<Key>(c, r, runs_detail::cub_bytes<Key>(r));
+  return c.used();
+}
+
+/// Merges the runs of src (as `r` describes them) into out, ascending. Keys: unsigned words.
+template <class Key>
+void merge_runs(const Key* src, Key* out, const runs_shape& r, int capacity, void* temp,
+                std::size_t temp_bytes, cudaStream_t stream) {
+  static_assert(cuda::std::is_unsigned_v<Key>, "merge_runs sorts unsigned words");
+  if (r.keys() == 0) return;
+  const less<Key> comp{};
+  const std::size_t cub = runs_detail::cub_bytes<Key>(r);
+  temp_carver c(temp);
+  const runs_detail::arrays a = runs_detail::carve<Key>(c, r, cub);
+  if (c.used() > temp_bytes)
+    throw input_error("warpsort: merging runs was given too little temporary storage");
+  const unsigned threads = 256;
+  if (r.samples > 0) {
+    gather_run_samples_kernel<<<static_cast<unsigned>(ceil_div(r.samples, threads)), threads, 0,
+                                stream>>>(src, r, static_cast<Key*>(a.keys_in), a.positions_in);
+    WARPSORT_CHECK_LAUNCH();
+    std::size_t bytes = cub;  // stable: equal keys stay in position order
+    WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+        a.cub_temp, bytes, static_cast<const Key*>(a.keys_in), static_cast<Key*>(a.keys_out),
+        a.positions_in, a.positions_out, static_cast<std::int64_t>(r.samples), 0,
+        static_cast<int>(sizeof(Key) * 8), stream));
+  }
+  const std::size_t lanes = max_size(r.groups * policy::warp_threads, static_cast<std::size_t>(r.runs));
+  cut_runs_kernel<<<static_cast<unsigned>(ceil_div(lanes, threads)), threads, 0, stream>>>(
+      src, r, a.positions_out, a.bounds, a.offsets, comp);
+  WARPSORT_CHECK_LAUNCH();
+  const thread_block_shape shape = merge_sets_shape<Key>(capacity, r.runs);
+  allow_dynamic_smem(merge_run_groups_kernel<Key, less<Key>>, shape.smem_bytes);
+  merge_run_groups_kernel<<<static_cast<unsigned>(r.groups), shape.threads, shape.smem_bytes,
+                            stream>>>(src, out, r.runs, capacity, a.bounds, a.offsets, comp);
+  WARPSORT_CHECK_LAUNCH();
+}
+
+}  // namespace warpsort::stages

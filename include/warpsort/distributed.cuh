@@ -1,0 +1,181 @@
+// warpsort::distributed: Warp Sort across GPUs, over NCCL. Keys already resident on P GPUs
+// (one rank a GPU) end globally sorted in rank order: every key on rank r orders at or before
+// every key on rank r + 1.
+//
+//   ncclComm_t comm;  ncclCommInitRank(&comm, P, id, rank);        // one process a GPU
+//   std::size_t cap = std::max(n, warpsort::distributed::required_capacity(total, P, rank));
+//   ... d_keys: cap keys, the first n this rank's ...
+//   auto r = warpsort::distributed::sort_keys<std::uint32_t>(d_keys, n, cap, comm, stream);
+//   // r.count keys of d_keys are this rank's share of the sorted whole
+//
+// The steps: each rank sorts its keys (the single-GPU sort), P - 1 splitters are chosen from a
+// sample of (key, rank, position) triples gathered from all ranks (so equal keys are divided by
+// place and all-equal input stays balanced), each rank cuts its keys at them, the counts and
+// then the keys are exchanged (grouped ncclSend/ncclRecv between device buffers), and each rank
+// merges the P runs it received. No rank receives more than N/P + (2P + 1) ceil(N /
+// (oversampling P^2)) keys; with options::rebalance the output counts equal the input counts.
+//
+// Errors: every rank checks every rank's count, capacity and free memory before any work, and
+// all throw the same warpsort::input_error if one cannot go on; a failed allocation on one rank
+// makes every rank throw at the next agreement point, before keys move. A CUDA or NCCL failure
+// after that (which leaves the peers unable to finish) aborts the communicator (ncclCommAbort:
+// do not use or destroy it afterwards) and throws.
+#pragma once
+
+#include <warpsort/detail/distributed/transport.hpp>
+#include <warpsort/error.hpp>
+#include <warpsort/order.cuh>
+#include <warpsort/policy.hpp>
+
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+
+#include <cstddef>
+#include <exception>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace warpsort::distributed {
+
+/// Thrown for a failed NCCL call.
+class nccl_error : public std::runtime_error {
+ public:
+  nccl_error(ncclResult_t code, const std::string& what) : std::runtime_error(what), code_(code) {}
+  ncclResult_t code() const noexcept { return code_; }
+
+ private:
+  ncclResult_t code_;
+};
+
+namespace detail {
+[[noreturn]] inline void throw_nccl_error(ncclResult_t code, const char* expr, const char* file,
+                                          int line) {
+  const char* last = ncclGetLastError(nullptr);
+  throw nccl_error(code, std::string(file) + ":" + std::to_string(line) + ": " + expr +
+                             " failed: " + ncclGetErrorString(code) +
+                             (last && *last ? std::string(" (") + last + ")" : std::string()));
+}
+}  // namespace detail
+
+#define WARPSORT_NCCL_CHECK(expr)                                                           \
+  do {                                                                                      \
+    const ncclResult_t warpsort_nccl_status_ = (expr);                                      \
+    if (warpsort_nccl_status_ != ncclSuccess)                                               \
+      ::warpsort::distributed::detail::throw_nccl_error(warpsort_nccl_status_, #expr, __FILE__, \
+                                                        __LINE__);                          \
+  } while (0)
+
+struct options {
+  /// Output counts equal to the input counts (one more exchange of contiguous ranges, at most
+  /// a few per cent of the keys; capacity n per rank suffices). Otherwise each rank ends with
+  /// about N / P keys.
+  bool rebalance = false;
+  /// Samples over all ranks: oversampling x P^2 (a rank then receives within (2P + 1) / (P
+  /// oversampling) of N / P keys of its share).
+  int oversampling = 64;
+  /// The final merge's splitters: every merge_oversampling-th sample of the received runs.
+  int merge_oversampling = 64;
+  /// Record CUDA events between the phases and wait for them (sort_result::times).
+  bool timed = false;
+  /// The local sort's tuning; null: warpsort's default for the key type.
+  const policy* local = nullptr;
+};
+
+/// Device time of each phase on this rank, in milliseconds (options::timed).
+struct phase_times {
+  float local_sort_ms = 0;  // the order's map into words, and the single-GPU sort
+  float splitters_ms = 0;   // sample, gather, splitters, cuts, the counts' exchange
+  float exchange_ms = 0;    // the all-to-all of the keys
+  float merge_ms = 0;       // merging the received runs
+  float rebalance_ms = 0;   // the optional rebalancing exchange, and the map back
+  float total_ms() const {
+    return local_sort_ms + splitters_ms + exchange_ms + merge_ms + rebalance_ms;
+  }
+};
+
+struct sort_result {
+  std::size_t count = 0;                 // keys this rank now holds
+  std::vector<std::size_t> counts;       // every rank's output count
+  std::vector<std::size_t> input_counts; // every rank's input count
+  std::vector<std::size_t> sent;         // P x P: sent[p * P + q] keys went from rank p to q
+  std::size_t temp_bytes = 0;            // device memory this rank allocated at most
+  phase_times times;
+  std::size_t keys_sent_to_others(int rank) const;
+};
+
+/// Keys rank `rank` of `ranks` may receive when N keys are sorted without rebalancing: its
+/// buffer must hold this many, and its own input count (with rebalancing, its input count
+/// suffices).
+std::size_t required_capacity(std::size_t total, int ranks, int rank, const options& o = {});
+
+/// A transport over an NCCL communicator (one rank a GPU; the calling thread's device must be
+/// the communicator's).
+class nccl_transport final : public transport {
+ public:
+  explicit nccl_transport(ncclComm_t comm);
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  void all_gather(const void* send, void* recv, std::size_t bytes, cudaStream_t stream) override;
+  void all_to_all(const void* send, const std::vector<std::size_t>& send_offsets,
+                  const std::vector<std::size_t>& send_bytes, void* recv,
+                  const std::vector<std::size_t>& recv_offsets,
+                  const std::vector<std::size_t>& recv_bytes, cudaStream_t stream) override;
+  void abort() noexcept override;
+
+ private:
+  ncclComm_t comm_;
+  int rank_ = 0, size_ = 1;
+};
+
+/// Sorts the keys resident on every rank of `t`; this rank's are d_keys[0..n), with room for
+/// `capacity` keys. Key: the six key types; Comp: warpsort::less or warpsort::greater (floats in
+/// warpsort's total order). Every rank calls it; returns when the keys are exchanged and the
+/// merge is queued on `stream` (with options::timed, when it is done).
+template <class Key, class Comp = less<Key>>
+sort_result sort_keys(Key* d_keys, std::size_t n, std::size_t capacity, transport& t,
+                      cudaStream_t stream = 0, Comp comp = {}, const options& o = {});
+
+/// The same over an NCCL communicator.
+template <class Key, class Comp = less<Key>>
+sort_result sort_keys(Key* d_keys, std::size_t n, std::size_t capacity, ncclComm_t comm,
+                      cudaStream_t stream = 0, Comp comp = {}, const options& o = {}) {
+  nccl_transport t(comm);
+  return sort_keys<Key, Comp>(d_keys, n, capacity, t, stream, comp, o);
+}
+
+/// One process driving every GPU of a host: keys[i] on the device of comms[i] (e.g. from
+/// ncclCommInitAll); one host thread a rank. Rethrows the first rank's error, if any.
+template <class Key, class Comp = less<Key>>
+std::vector<sort_result> sort_keys_on_devices(const std::vector<Key*>& keys,
+                                              const std::vector<std::size_t>& n,
+                                              const std::vector<std::size_t>& capacity,
+                                              const std::vector<ncclComm_t>& comms,
+                                              const std::vector<cudaStream_t>& streams,
+                                              Comp comp = {}, const options& o = {}) {
+  const std::size_t ranks = comms.size();
+  if (keys.size() != ranks || n.size() != ranks || capacity.size() != ranks ||
+      streams.size() != ranks)
+    throw input_error("warpsort::distributed::sort_keys_on_devices: keys, n, capacity, comms "
+                      "and streams must have one entry a rank");
+  std::vector<sort_result> results(ranks);
+  std::vector<std::exception_ptr> errors(ranks);
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < ranks; ++i)
+    threads.emplace_back([&, i] {
+      try {
+        int device = 0;
+        WARPSORT_NCCL_CHECK(ncclCommCuDevice(comms[i], &device));
+        WARPSORT_CUDA_CHECK(cudaSetDevice(device));
+        results[i] = sort_keys<Key, Comp>(keys[i], n[i], capacity[i], comms[i], streams[i], comp, o);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  return results;
+}
+
+}  // namespace warpsort::distributed

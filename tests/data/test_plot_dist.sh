@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# CTest: scripts/plot_dist.py draws both figures from a `warpsort dist` CSV, and refuses a CSV
+# that is not one or that holds an invalid row.
+#   test_plot_dist.sh PLOT_SCRIPT CSV [PYTHON_FOUND_BY_CMAKE]
+set -u
+source "$(dirname "$0")/find_python.sh"
+find_python "pandas, matplotlib" "python3-pandas python3-matplotlib" "${3:-}"
+make_scratch plot_dist
+script=$1 csv=$2 status=0
+if ! "$py" "$script" --csv "$csv" --out "$out/all"; then echo "FAIL: plot_dist.py failed on $csv"; exit 1; fi
+for f in dist_throughput.png dist_phases.png; do
+  if is_png "$out/all/$f"; then echo "ok: $f"; else echo "FAIL: $f missing or not a PNG"; status=1; fi
+done
+sed 's/,true$/,false/' "$csv" > "$out/invalid.csv"
+if "$py" "$script" --csv "$out/invalid.csv" --out "$out/inv" >/dev/null 2>&1; then
+  echo "FAIL: a CSV with invalid rows was drawn"; status=1
+fi
+printf 'gpus,n\n1,1024\n' > "$out/bad.csv"
+if "$py" "$script" --csv "$out/bad.csv" --out "$out/bad" >/dev/null 2>&1; then
+  echo "FAIL: a CSV without the dist columns was accepted"; status=1
+fi
+[ $status -eq 0 ] && echo "PASS"
+exit $status

@@ -1,0 +1,284 @@
+// CPU: the distributed sort's arithmetic (warpsort/detail/distributed/partition.hpp) and the
+// run merge's splitting (stages::make_runs_shape), checked by plain C++ models of the splitting
+// that use the same functions: every key lands on exactly one rank, in order, no rank receives
+// more than bucket_bound, and the rebalancing ranges cover every position once. Any P.
+#include <warpsort/detail/distributed/partition.hpp>
+#include <warpsort/detail/stages/index_math.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace wd = warpsort::distributed::detail;
+namespace ws = warpsort::stages;
+using keys_t = std::vector<std::uint64_t>;
+
+/// What each rank receives: the model of steps 1-3 of the distributed sort (samples at global
+/// positions, splitters after the nearest sample, cuts by (key, rank, position)).
+std::vector<keys_t> split_model(std::vector<keys_t> ranks, int oversampling, bool rebalance,
+                                std::vector<std::size_t>* received_bound = nullptr) {
+  const int P = static_cast<int>(ranks.size());
+  std::vector<std::size_t> counts;
+  for (auto& r : ranks) {
+    std::sort(r.begin(), r.end());
+    counts.push_back(r.size());
+  }
+  const std::vector<std::size_t> offsets = wd::prefix(counts);
+  const std::size_t N = offsets.back();
+  const std::size_t stride = wd::sample_stride(N, P, oversampling);
+  std::vector<wd::sample> samples;
+  for (int r = 0; r < P; ++r) {
+    const std::size_t s = wd::samples_of_rank(offsets[r], counts[r], stride);
+    for (std::size_t t = 0; t < s; ++t) {
+      const std::size_t pos = wd::sample_position(t, offsets[r], stride);
+      EXPECT_LT(pos, counts[r]);
+      EXPECT_EQ((offsets[r] + pos + 1) % stride, 0u) << "samples sit at global multiples";
+      samples.push_back({ranks[r][pos], static_cast<std::uint32_t>(r), 0, pos});
+    }
+  }
+  EXPECT_EQ(samples.size(), N / stride) << "one sample every stride keys";
+  std::sort(samples.begin(), samples.end(), wd::sample_before);
+  std::vector<keys_t> out(P);
+  for (int r = 0; r < P; ++r) {
+    std::vector<std::size_t> cuts{0};
+    for (int j = 1; j < P; ++j) {
+      const std::size_t target = rebalance ? offsets[j] : wd::balanced_prefix(j, P, N);
+      const std::size_t c = wd::splitter_samples(target, stride, samples.size());
+      std::size_t cut = 0;
+      if (c > 0) {
+        const wd::sample& s = samples[c - 1];
+        cut = ws::cut_sequence(ranks[r].data(), counts[r], static_cast<std::size_t>(r), s.rank,
+                               s.position, s.key, std::less<std::uint64_t>{});
+      }
+      cuts.push_back(cut);
+    }
+    cuts.push_back(counts[r]);
+    for (int q = 0; q < P; ++q) {
+      EXPECT_LE(cuts[q], cuts[q + 1]) << "cuts are monotone";
+      out[q].insert(out[q].end(), ranks[r].begin() + cuts[q], ranks[r].begin() + cuts[q + 1]);
+    }
+  }
+  if (received_bound) {
+    received_bound->clear();
+    for (int q = 0; q < P; ++q) {
+      const std::size_t share = rebalance ? counts[q]
+                                          : wd::balanced_prefix(q + 1, P, N) -
+                                                wd::balanced_prefix(q, P, N);
+      received_bound->push_back(wd::bucket_bound(share, stride, P));
+    }
+  }
+  for (auto& o : out) std::sort(o.begin(), o.end());  // the merge
+  return out;
+}
+
+std::vector<keys_t> make_ranks(const std::string& dist, const std::vector<std::size_t>& counts,
+                               std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<keys_t> ranks;
+  std::uint64_t base = 0;
+  for (std::size_t n : counts) {
+    keys_t v(n);
+    for (auto& x : v) {
+      if (dist == "all_equal") x = 42;
+      else if (dist == "two_values") x = rng() % 2;
+      else if (dist == "by_rank") x = base++;  // rank r holds the r-th range: nothing to move
+      else if (dist == "reverse_by_rank") x = ~(base++);  // everything moves
+      else x = rng();
+    }
+    ranks.push_back(std::move(v));
+  }
+  return ranks;
+}
+
+void check_split(const std::vector<keys_t>& in, const std::vector<keys_t>& out,
+                 const std::vector<std::size_t>& bound, const std::string& what) {
+  keys_t all, joined;
+  for (const auto& r : in) all.insert(all.end(), r.begin(), r.end());
+  std::sort(all.begin(), all.end());
+  for (std::size_t q = 0; q < out.size(); ++q) {
+    EXPECT_LE(out[q].size(), bound[q]) << what << ": rank " << q << " over its bound";
+    joined.insert(joined.end(), out[q].begin(), out[q].end());
+  }
+  EXPECT_EQ(joined, all) << what << ": the ranks' outputs in rank order are the sorted input";
+}
+
+TEST(DistributedPartition, EveryKeyOnceInOrderWithinTheBound) {
+  const std::vector<int> rank_counts{1, 2, 3, 4, 5, 8, 16, 64};
+  const std::vector<std::string> dists{"uniform", "all_equal", "two_values", "by_rank",
+                                       "reverse_by_rank"};
+  std::mt19937_64 rng(7);
+  for (int P : rank_counts)
+    for (const auto& dist : dists)
+      for (std::size_t per : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{1000}}) {
+        // equal counts, then uneven ones with some empty ranks
+        for (int uneven = 0; uneven < 2; ++uneven) {
+          std::vector<std::size_t> counts(P, per);
+          if (uneven)
+            for (auto& c : counts) c = rng() % 3 == 0 ? 0 : rng() % (2 * per + 2);
+          for (bool rebalance : {false, true}) {
+            const auto in = make_ranks(dist, counts, rng());
+            std::vector<std::size_t> bound;
+            const auto out = split_model(in, 64, rebalance, &bound);
+            check_split(in, out, bound,
+                        "P " + std::to_string(P) + " " + dist + " per " + std::to_string(per) +
+                            (uneven ? " uneven" : "") + (rebalance ? " rebalance" : ""));
+          }
+        }
+      }
+}
+
+TEST(DistributedPartition, LargestRankWithinTenPercentOfTheMeanOnEveryDistribution) {
+  // The balance target after the exchange: largest rank <= 1.1 x the mean.
+  for (int P : {2, 3, 4, 8})
+    for (const std::string dist : {"uniform", "all_equal", "two_values", "by_rank",
+                                   "reverse_by_rank"}) {
+      const std::size_t per = 200000 / static_cast<std::size_t>(P);
+      const auto in = make_ranks(dist, std::vector<std::size_t>(P, per), 11);
+      std::vector<std::size_t> bound;
+      const auto out = split_model(in, 64, false, &bound);
+      std::size_t largest = 0;
+      for (const auto& o : out) largest = std::max(largest, o.size());
+      EXPECT_LE(static_cast<double>(largest), 1.1 * static_cast<double>(per))
+          << "P " << P << " " << dist;
+      check_split(in, out, bound, dist);
+    }
+}
+
+TEST(DistributedPartition, RebalancedOutputsKeepTheInputCounts) {
+  // The rebalancing ranges: every global position sent once and received once, and each rank
+  // ends with its input count.
+  std::mt19937_64 rng(3);
+  for (int P : {1, 2, 3, 8, 17}) {
+    for (int trial = 0; trial < 50; ++trial) {
+      std::vector<std::size_t> have(P), want(P);
+      std::size_t total = rng() % 1000;
+      // two random compositions of the same total
+      auto compose = [&](std::vector<std::size_t>& v) {
+        std::vector<std::size_t> cuts{0, total};
+        for (int i = 1; i < P; ++i) cuts.push_back(rng() % (total + 1));
+        std::sort(cuts.begin(), cuts.end());
+        for (int i = 0; i < P; ++i) v[i] = cuts[i + 1] - cuts[i];
+      };
+      compose(have);
+      compose(want);
+      const auto hp = wd::prefix(have), wp = wd::prefix(want);
+      std::vector<int> covered(total, 0);
+      for (int me = 0; me < P; ++me) {
+        const auto out = wd::overlaps(hp, wp, me, true);
+        std::size_t received = 0;
+        for (int p = 0; p < P; ++p) {
+          const auto in = wd::overlaps(hp, wp, p, false);
+          // what I send to p is what p receives from me
+          EXPECT_EQ(out[p].count, in[me].count);
+          EXPECT_EQ(out[p].from, in[me].from);
+          EXPECT_EQ(out[p].to, in[me].to);
+          for (std::size_t k = 0; k < out[p].count; ++k) ++covered[hp[me] + out[p].from + k];
+          if (out[p].count) EXPECT_LE(out[p].to + out[p].count, want[p]);
+        }
+        for (const auto& s : wd::overlaps(hp, wp, me, false)) received += s.count;
+        EXPECT_EQ(received, want[me]);
+      }
+      for (std::size_t x = 0; x < total; ++x) ASSERT_EQ(covered[x], 1) << "position " << x;
+    }
+  }
+}
+
+TEST(DistributedPartition, SampleArithmetic) {
+  EXPECT_EQ(wd::sample_stride(0, 2, 64), 1u);
+  EXPECT_EQ(wd::sample_stride(1000, 2, 64), 4u);  // 256 samples over 1000 keys
+  EXPECT_EQ(wd::sample_stride(std::size_t{1} << 34, 8, 64), (std::size_t{1} << 34) / 4096);
+  // ranks' samples add up to N / stride whatever the counts, and sit at global multiples
+  EXPECT_EQ(wd::samples_of_rank(0, 10, 4) + wd::samples_of_rank(10, 3, 4) +
+                wd::samples_of_rank(13, 7, 4),
+            5u);
+  EXPECT_EQ(wd::sample_position(0, 10, 4), 1u);  // global 11
+  EXPECT_EQ(wd::sample_position(0, 0, 4), 3u);
+  EXPECT_EQ(wd::splitter_samples(0, 4, 10), 0u);    // before every key
+  EXPECT_EQ(wd::splitter_samples(1, 4, 10), 0u);
+  EXPECT_EQ(wd::splitter_samples(2, 4, 10), 1u);    // nearest whole stride
+  EXPECT_EQ(wd::splitter_samples(400, 4, 10), 10u); // capped at the samples
+  EXPECT_EQ(wd::balanced_prefix(1, 3, 10), 3u);
+  EXPECT_EQ(wd::balanced_prefix(2, 3, 10), 6u);
+  EXPECT_EQ(wd::balanced_prefix(3, 3, 10), 10u);
+  // 2^34 keys over 8 ranks: the bound is within 1 + 17/512 of the share
+  const std::size_t N = std::size_t{1} << 34, share = N / 8;
+  const std::size_t b = wd::bucket_bound(share, wd::sample_stride(N, 8, 64), 8);
+  EXPECT_LE(static_cast<double>(b), 1.034 * static_cast<double>(share));
+}
+
+}  // namespace
+
+namespace {
+
+TEST(RunMerge, GroupsOfAnySplitOfRunsStayWithinCapacity) {
+  // The run merge's step 3 (merge_runs_impl.cuh) modelled on the CPU: samples every s-th key of
+  // each run, sorted by (key, position), every K-th a splitter, every run cut at it; no group
+  // may exceed the block's capacity, and the groups in order are the sorted keys.
+  std::mt19937_64 rng(5);
+  for (int runs : {1, 2, 3, 8, 64})
+    for (const std::string dist : {"uniform", "all_equal", "two_values"})
+      for (int trial = 0; trial < 4; ++trial) {
+        std::vector<std::size_t> lengths(runs);
+        for (auto& l : lengths) l = trial == 0 ? 0 : rng() % (trial == 3 ? 40000 : 3000);
+        const auto keys_of = make_ranks(dist, lengths, rng());
+        keys_t src;
+        for (auto r : keys_of) {
+          std::sort(r.begin(), r.end());
+          src.insert(src.end(), r.begin(), r.end());
+        }
+        const int capacity = 4096, K = 64;
+        const ws::runs_shape r = ws::make_runs_shape(lengths.data(), runs, capacity, K);
+        ASSERT_EQ(r.keys(), src.size());
+        std::vector<std::pair<std::uint64_t, std::size_t>> samples;
+        for (std::size_t m = 0; m < r.samples; ++m) {
+          const int run = r.run_of(m, r.sample_start);
+          const std::size_t pos = r.start[run] + (m - r.sample_start[run] + 1) * r.stride - 1;
+          ASSERT_LT(pos, r.start[run + 1]);
+          samples.push_back({src[pos], pos});
+        }
+        std::sort(samples.begin(), samples.end());
+        std::vector<std::size_t> prev(r.start, r.start + runs);
+        keys_t joined;
+        for (std::size_t g = 0; g < r.groups; ++g) {
+          std::vector<std::size_t> next(runs);
+          for (int i = 0; i < runs; ++i) {
+            if (g + 1 == r.groups) {
+              next[i] = r.start[i + 1];
+              continue;
+            }
+            const auto& s = samples[ws::splitter_rank(g, r.oversampling)];
+            const int srun = r.run_of(s.second, r.start);
+            next[i] = r.start[i] + ws::cut_sequence(src.data() + r.start[i],
+                                                     r.start[i + 1] - r.start[i],
+                                                     static_cast<std::size_t>(i),
+                                                     static_cast<std::size_t>(srun),
+                                                     s.second - r.start[srun], s.first,
+                                                     std::less<std::uint64_t>{});
+          }
+          std::size_t size = 0;
+          keys_t group;
+          for (int i = 0; i < runs; ++i) {
+            ASSERT_LE(prev[i], next[i]);
+            size += next[i] - prev[i];
+            group.insert(group.end(), src.begin() + prev[i], src.begin() + next[i]);
+          }
+          ASSERT_LE(size, static_cast<std::size_t>(capacity))
+              << runs << " runs, " << dist << ", group " << g;
+          std::sort(group.begin(), group.end());
+          joined.insert(joined.end(), group.begin(), group.end());
+          prev = next;
+        }
+        keys_t sorted = src;
+        std::sort(sorted.begin(), sorted.end());
+        ASSERT_EQ(joined, sorted) << runs << " runs, " << dist;
+      }
+}
+
+}  // namespace

@@ -99,6 +99,10 @@ def fmt_ms(ms):
     return f"{ms:.3f}" if ms < 10 else f"{ms:.1f}" if ms < 1000 else f"{ms:.0f}"
 
 
+def ratio(r):
+    return f"{r:.2f}x" if r >= 0.095 else f"{r:.3f}x" if r >= 0.00095 else f"{r:.1e}x"
+
+
 def table(df):
     sizes = sorted(df["n"].unique())
     dists = [d for d in DISTRIBUTIONS if d in set(df["distribution"])]
@@ -117,7 +121,7 @@ def table(df):
         for d, n in cols:
             ms, merge = ms_of(a, d, n), ms_of("cub_merge", d, n)
             cells.append("" if ms is None else
-                         f"{fmt_ms(ms)} ({merge / ms:.2f}x)" if merge else fmt_ms(ms))
+                         f"{fmt_ms(ms)} ({ratio(merge / ms)})" if merge else fmt_ms(ms))
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     for a, label in BASELINES:
         if a not in set(df["algorithm"]):

@@ -38,7 +38,8 @@ void check_policy(const policy& p) {
   if (p.small_input_blocks < 0) fail("small_input_blocks must be at least 0");
   if (p.small_input_min_keys < policy::merge_tile_keys)
     fail("small_input_min_keys must be at least 256");
-  if (p.group_capacity < p.oversampling + p.max_sequences)
+  // (the paper's step 4 through memory, groups_on_chip = 0, holds no group on chip: S sets s)
+  if (p.groups_on_chip && p.group_capacity < p.oversampling + p.max_sequences)
     fail("group_capacity must be at least oversampling + max_sequences (a sample stride >= 1)");
   if (p.variant != 4 && p.variant != 5) fail("variant must be 4 or 5");
   const auto flag = [](int x) { return x == 0 || x == 1; };

@@ -1031,6 +1031,14 @@ TEST(Plan, PaperPresets) {
   const auto chip4 = warpsort::make_plan(n, warpsort::onchip_step4_policy_for(4));
   EXPECT_EQ(chip4.group_rounds, 1);
   EXPECT_EQ(chip4.sequences, 16u);
+  // K >= L (oversampling 1024: balanced groups, docs/performance.md) is valid for every item
+  // width: step 4 through memory needs no group capacity
+  warpsort::policy k_ge_l = warpsort::paper_policy_for(24);
+  k_ge_l.oversampling = 1024;
+  k_ge_l.group_capacity = 1365;  // 24-byte pair items' scaled capacity, below K + L
+  const auto balanced = warpsort::make_plan(n, k_ge_l);
+  EXPECT_EQ(balanced.sample_stride, n / (1024 * 1024));
+  EXPECT_EQ(balanced.groups, 1024u);
   warpsort::policy bad = warpsort::paper_policy_for(4);
   bad.groups_on_chip = 1;
   EXPECT_THROW(warpsort::make_plan(n, bad), warpsort::input_error);

@@ -80,6 +80,24 @@ struct policy {
   /// sequences in one round of up to that many: there a round's launches and pass cost more
   /// than the level a larger set adds (measured, docs/performance.md). 0: never.
   int one_round_blocks = 64;
+  // ---- version 4's pipeline: the paper's parts, for the ablation from the paper's algorithm
+  // (preset "paper") to version 4; each field switches one idea back to the paper's ----
+  // block_sort_keys = 128 (chunk_keys): step 1 is the paper's, warps sort 128-key chunks and
+  // write them to global memory.
+  /// Step 2: 1, the paper's buffer merge: a warp merges a whole pair of sequences through a
+  /// buffer of merge_buffer_keys keys (rounds until max_sequences remain); 0, merge-path tiles.
+  int buffer_merge_pairs = 0;
+  /// The paper's buffer t (64, 128 or 256 keys), wherever the buffer merge runs.
+  int merge_buffer_keys = 128;
+  /// Step 3: 1, splitters are (key, position) pairs (groups bounded whatever the keys); 0, the
+  /// paper's key-only splitters: equal keys all land in one group.
+  int splitter_positions = 1;
+  /// Step 4: 1, a block merges a group in shared memory in one pass (needs bounded groups:
+  /// splitter_positions = 1); 0, the paper's: ceil(log2 L) rounds through global memory, in
+  /// which a warp merges a pair of a group's runs with the buffer merge (no size limit).
+  int groups_on_chip = 1;
+  /// Step 3 with groups_on_chip = 0: the number of groups S (stride n / (S K)).
+  int split_groups = 1024;
 };
 
 /// Largest power of two <= x (x >= 1).
@@ -115,6 +133,63 @@ constexpr policy v4_policy_for(std::size_t key_bytes) {
   p.max_ranked_samples = 65536;
   return p;
 }
+
+// ---- the ablation ladder: the paper's algorithm, then one idea of ours at a time ----
+/// "paper": Warp Sort as Ye et al. and seed 002 describe it. Step 1: warps sort 128-key chunks
+/// into global memory. Step 2: a warp merges each pair through a t = 128 buffer, rounds until
+/// L = 1024 sequences remain. Step 3: S = 1024 key-only splitters, every K = 1024th of a sorted
+/// regular sample. Step 4: every group merged by warps with the same buffer merge, pairwise
+/// rounds through global memory. t, L, K, S are not known from the paper: t = 128 is its chunk
+/// size (4 keys a lane), L = S = 1024 keep step 2's and step 4's last rounds (one warp a pair)
+/// at about 8 warps an SM of the H100's 132, K = L so that a group holds at most about twice
+/// the mean (K = 32 < L let groups grow to 29x the mean: docs/performance.md).
+constexpr policy paper_policy_for(std::size_t key_bytes) {
+  policy p = v4_policy_for(key_bytes);
+  p.block_sort_keys = policy::chunk_keys;
+  p.merge_block_keys = policy::merge_tile_keys;  // unused: no tile merges
+  p.buffer_merge_pairs = 1;
+  p.merge_buffer_keys = 128;
+  p.splitter_positions = 0;
+  p.groups_on_chip = 0;
+  p.max_sequences = 1024;
+  p.oversampling = 1024;
+  p.split_groups = 1024;
+  p.max_ranked_samples = 0;  // the paper sorts its sample
+  p.few_blocks = 0;          // version 4's rules for small inputs are ours
+  p.small_input_blocks = 0;
+  return p;
+}
+/// Rung 1, "onchip_step1": + version 2's step 1 on chip (a block sorts block_sort_keys keys:
+/// warps' 128-key chunks merged in shared memory), so step 2 starts from long sequences.
+constexpr policy onchip_step1_policy_for(std::size_t key_bytes) {
+  policy p = paper_policy_for(key_bytes);
+  p.block_sort_keys = v4_policy_for(key_bytes).block_sort_keys;
+  p.merge_block_keys = p.block_sort_keys;
+  return p;
+}
+/// Rung 2, "positions": + (key, position) splitters: groups bounded on every input.
+constexpr policy positions_policy_for(std::size_t key_bytes) {
+  policy p = onchip_step1_policy_for(key_bytes);
+  p.splitter_positions = 1;
+  return p;
+}
+/// Rung 3, "tiles": + step 2 by merge-path tiles (many warps a pair) instead of a warp a pair.
+constexpr policy tiles_policy_for(std::size_t key_bytes) {
+  policy p = positions_policy_for(key_bytes);
+  p.buffer_merge_pairs = 0;
+  return p;
+}
+/// Rung 4, "onchip_step4": + step 4 on chip in one pass, a block a bounded group, which wants
+/// few pieces a group: version 4's L = 16 and K = 32.
+constexpr policy onchip_step4_policy_for(std::size_t key_bytes) {
+  policy p = tiles_policy_for(key_bytes);
+  p.groups_on_chip = 1;
+  p.max_sequences = v4_policy_for(key_bytes).max_sequences;
+  p.oversampling = v4_policy_for(key_bytes).oversampling;
+  return p;
+}
+// Rung 5 is version 4 (v4_policy_for: its splitters ranked on chip and its rules for small
+// inputs), rung 6 version 5 (default_policy_for).
 
 template <class Key>
 constexpr policy default_policy() {

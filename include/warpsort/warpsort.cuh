@@ -65,6 +65,7 @@ struct sort_plan {
   std::size_t samples = 0;         // M
   std::size_t groups = 0;          // S: number of independent groups (splitters + 1)
   std::size_t group_bound = 0;     // no group holds more keys than this: (K + L) s
+  int group_rounds = 0;            // step 4's passes: 1 on chip, ceil(log2 L) through memory
   bool has_groups() const { return sequences > 1; }  // steps 3 and 4 run
   // version 5: after step 1 (sequences of block_sort_keys), rounds of steps 3 and 4
   int round_count = 0;

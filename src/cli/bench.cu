@@ -48,6 +48,10 @@ using steady = std::chrono::steady_clock;
 template <class W>
 std::size_t temp_bytes_of(const std::string& algorithm, std::size_t n) {
   if (algorithm == "warpsort") return W::temp_bytes(n);
+  if (is_warpsort_preset(algorithm)) {
+    const policy p = preset_policy(preset_of(algorithm), sizeof(typename W::key_type));
+    return W::temp_bytes(n, &p);
+  }
   return typename W::baseline(algorithm).temp_bytes(n);
 }
 
@@ -296,13 +300,18 @@ void bench_runner::run_gpu(const std::string& algorithm, bench_input<W>& in, cud
   result_row row = new_row(algorithm, "gpu", W::type_name(), in.dist, n);
   std::vector<std::string> failures;
 
-  if (algorithm == "warpsort") {
-    const std::size_t temp_bytes = W::temp_bytes(n);
+  if (algorithm == "warpsort" || is_warpsort_preset(algorithm)) {
+    // warpsort@PRESET: the preset for this key type, else the tuned policy
+    const bool preset = is_warpsort_preset(algorithm);
+    const policy tuning =
+        preset ? preset_policy(preset_of(algorithm), sizeof(typename W::key_type)) : policy{};
+    const policy* const chosen = preset ? &tuning : nullptr;
+    const std::size_t temp_bytes = W::temp_bytes(n, chosen);
     // Allocated before timing (at least 1 byte: a null d_temp would make the sort a size query).
     const detail::device_buffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
     auto sort = [&](stage_times* times) {
       std::size_t bytes = temp_bytes;
-      W::sort(temp.get(), bytes, in.work, in.work, n, stream, times);
+      W::sort(temp.get(), bytes, in.work, in.work, n, stream, times, chosen);
     };
     // Headline runs: no stage timing, so no extra events or synchronization inside the sort.
     // warpsort's pairs are stable, so they are checked exactly.

@@ -1,4 +1,5 @@
 #include "cli/bench_config.hpp"
+#include "cli/tuning.hpp"
 
 #include <warpsort/error.hpp>
 
@@ -171,6 +172,14 @@ std::vector<std::string> all_algorithm_names(const std::vector<std::string>& gpu
   return names;
 }
 
+bool is_warpsort_preset(const std::string& name) {
+  return name.rfind("warpsort@", 0) == 0 && name.size() > 9;
+}
+
+std::string preset_of(const std::string& name) {
+  return is_warpsort_preset(name) ? name.substr(9) : std::string();
+}
+
 algorithm_plan plan_algorithms(const std::vector<std::string>& requested,
                                const std::vector<std::string>& gpu_baselines,
                                const std::vector<std::string>& cpu_baselines) {
@@ -179,8 +188,10 @@ algorithm_plan plan_algorithms(const std::vector<std::string>& requested,
   };
   algorithm_plan plan;
   if (contains(requested, "warpsort")) plan.gpu.push_back("warpsort");
+  for (const std::string& name : requested)  // warpsort under its presets next, as asked
+    if (is_warpsort_preset(name) && !contains(plan.gpu, name)) plan.gpu.push_back(name);
   for (const std::string& name : requested) {
-    if (name == "warpsort") continue;
+    if (name == "warpsort" || is_warpsort_preset(name)) continue;
     if (contains(gpu_baselines, name)) {
       if (!contains(plan.gpu, name)) plan.gpu.push_back(name);
     } else if (contains(cpu_baselines, name)) {
@@ -233,7 +244,8 @@ std::vector<std::string> restrict_to_descending(algorithm_plan& plan) {
   };
   std::vector<std::string> removed, gpu;
   for (const std::string& name : plan.gpu) {
-    if (name == "warpsort" || name == "cub_radix" || name == "cub_merge")
+    if (name == "warpsort" || is_warpsort_preset(name) || name == "cub_radix" ||
+        name == "cub_merge")
       gpu.push_back(name);
     else
       removed.push_back(name);
@@ -267,6 +279,15 @@ std::vector<std::string> parse_algorithm_list(const std::string& text, value_typ
   if (trim(text) == "all") return valid;
   std::vector<std::string> names;
   for (const std::string& item : split_list(text)) {
+    if (is_warpsort_preset(item)) {  // warpsort@PRESET
+      const std::vector<std::string> presets = preset_names();
+      if (!contains(presets, preset_of(item)))
+        throw input_error("unknown preset in '" + item + "'; the presets are: " + join(presets));
+      if (values != value_type::none)
+        throw input_error("algorithm '" + item + "': warpsort's presets run keys only (no --values)");
+      if (!contains(names, item)) names.push_back(item);
+      continue;
+    }
     if (!contains(valid, item)) {
       if (values != value_type::none && contains(keys_names, item))
         throw input_error("algorithm '" + item + "' sorts keys only; with --values " +

@@ -74,6 +74,12 @@ struct bench_config {
 /// baselines; results/default.{csv,json}.
 bench_config default_experiment();
 
+/// "warpsort@PRESET" (bench --variants PRESET, or --algos warpsort@PRESET): warpsort with a
+/// named policy preset (tuning.hpp's preset_names) instead of the tuned policy; keys only.
+bool is_warpsort_preset(const std::string& name);
+/// PRESET of "warpsort@PRESET" ("" for any other name).
+std::string preset_of(const std::string& name);
+
 /// Which algorithms run, by platform, in order.
 struct algorithm_plan {
   std::vector<std::string> gpu;    // "warpsort" first if asked, then GPU baselines

@@ -12,6 +12,7 @@
 #endif
 #include "cli/key_dispatch.hpp"
 #include "cli/metadata.hpp"
+#include "cli/tuning.hpp"
 #include "data/distributions.hpp"
 
 #include <warpsort/error.hpp>
@@ -19,6 +20,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -39,6 +41,7 @@ struct bench_arguments {
   cli::bench_config config;  // the numeric options are bound directly
   bool no_e2e = false;
   std::string cpu_max_n = "2^24";
+  std::string variants;  // warpsort's presets, each run as "warpsort@PRESET"
 
   cli::bench_config to_config() const {
     cli::bench_config c = config;
@@ -49,6 +52,11 @@ struct bench_arguments {
         algos, c.values,
         cli::all_algorithm_names(baselines::gpu_baseline_names(), baselines::cpu_baseline_names()),
         baselines::gpu_pair_baseline_names());
+    if (!variants.empty())
+      for (const std::string& v : cli::split_list(variants))
+        for (const std::string& a : cli::parse_algorithm_list("warpsort@" + v, c.values, {}, {}))
+          if (std::find(c.algorithms.begin(), c.algorithms.end(), a) == c.algorithms.end())
+            c.algorithms.push_back(a);
     c.key_types.clear();
     if (types == "all") {
       c.key_types = cli::supported_key_types();
@@ -77,6 +85,9 @@ void add_bench_options(CLI::App& bench, bench_arguments& a) {
                        cli::join(baselines::gpu_pair_baseline_names()) +
                        " (cub_merge_stable_pairs and cub_radix_pairs always run)")
       ->capture_default_str();
+  bench.add_option("--variants", a.variants,
+                   "warpsort's policy presets, comma list, each timed as algorithm warpsort@NAME "
+                   "beside --algos (keys only): " + cli::join(cli::preset_names()));
   bench.add_option("--values", a.values,
                    "none (keys only), or uint32 / uint64: sort (key, value) pairs whose values are "
                    "the input indices (argsort) with warpsort::sort_pairs and the pair baselines")

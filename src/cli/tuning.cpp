@@ -11,6 +11,23 @@
 
 namespace warpsort::cli {
 
+std::vector<std::string> preset_names() {
+  return {"paper", "onchip_step1", "positions", "tiles", "onchip_step4", "v4", "v5"};
+}
+
+policy preset_policy(const std::string& name, std::size_t key_bytes) {
+  if (name == "paper") return paper_policy_for(key_bytes);
+  if (name == "onchip_step1") return onchip_step1_policy_for(key_bytes);
+  if (name == "positions") return positions_policy_for(key_bytes);
+  if (name == "tiles") return tiles_policy_for(key_bytes);
+  if (name == "onchip_step4") return onchip_step4_policy_for(key_bytes);
+  if (name == "v4") return v4_policy_for(key_bytes);
+  if (name == "v5") return default_policy_for(key_bytes);
+  std::string known;
+  for (const std::string& n : preset_names()) known += (known.empty() ? "" : ", ") + n;
+  throw input_error("unknown preset '" + name + "': the presets are " + known);
+}
+
 policy apply_overrides(policy p, const std::string& overrides, std::size_t key_bytes) {
   std::stringstream list(overrides);
   std::string item;
@@ -20,12 +37,11 @@ policy apply_overrides(policy p, const std::string& overrides, std::size_t key_b
     const std::string name = item.substr(0, eq);
     const std::string text = eq == std::string::npos ? "" : item.substr(eq + 1);
     if (name == "preset") {
-      if (text == "v4")
-        p = v4_policy_for(key_bytes);
-      else if (text == "v5")
-        p = default_policy_for(key_bytes);
-      else
-        throw input_error("WARPSORT_POLICY: '" + item + "': the presets are v4 and v5");
+      try {
+        p = preset_policy(text, key_bytes);
+      } catch (const input_error& e) {
+        throw input_error("WARPSORT_POLICY: '" + item + "': " + e.what());
+      }
       continue;
     }
     long value = 0;

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace warpsort::cli {
 
@@ -18,7 +19,7 @@ struct policy_field {
   const char* name;
   int policy::*member;
 };
-inline constexpr std::array<policy_field, 18> policy_fields{{
+inline constexpr std::array<policy_field, 23> policy_fields{{
     {"variant", &policy::variant},
     {"block_threads", &policy::block_threads},
     {"block_sort_keys", &policy::block_sort_keys},
@@ -37,10 +38,23 @@ inline constexpr std::array<policy_field, 18> policy_fields{{
     {"small_oversampling_blocks", &policy::small_oversampling_blocks},
     {"small_oversampling", &policy::small_oversampling},
     {"one_round_blocks", &policy::one_round_blocks},
+    {"buffer_merge_pairs", &policy::buffer_merge_pairs},
+    {"merge_buffer_keys", &policy::merge_buffer_keys},
+    {"splitter_positions", &policy::splitter_positions},
+    {"groups_on_chip", &policy::groups_on_chip},
+    {"split_groups", &policy::split_groups},
 }};
 
-/// Applies "field=value,..." to p, in order; "preset=v4" or "preset=v5" first resets every
-/// field to that version's defaults for keys of key_bytes bytes. Throws warpsort::input_error
+/// The presets, in the ablation's order: the paper's algorithm, one idea of ours a rung, then
+/// version 4 and version 5 (policy.hpp's *_policy_for).
+std::vector<std::string> preset_names();
+
+/// The preset's policy for keys of key_bytes bytes; an input_error naming the presets if
+/// `name` is none of them.
+policy preset_policy(const std::string& name, std::size_t key_bytes);
+
+/// Applies "field=value,..." to p, in order; "preset=NAME" (preset_names()) first resets every
+/// field to that preset's for keys of key_bytes bytes. Throws warpsort::input_error
 /// naming a bad field or value.
 policy apply_overrides(policy p, const std::string& overrides, std::size_t key_bytes);
 

@@ -76,23 +76,24 @@ struct workload {
   }
 
   /// warpsort's temporary bytes for n items (the size query of sort_keys or sort_pairs).
-  static std::size_t temp_bytes(std::size_t n) {
+  static std::size_t temp_bytes(std::size_t n, const policy* tuning = nullptr) {
     std::size_t bytes = 0;
-    sort(nullptr, bytes, buffers(), buffers(), n, 0);
+    sort(nullptr, bytes, buffers(), buffers(), n, 0, nullptr, tuning);
     return bytes;
   }
 
-  /// warpsort from `in` into `out` (the same buffers: in place), with the tuned policy.
-  /// d_temp == nullptr: only sets temp_bytes.
+  /// warpsort from `in` into `out` (the same buffers: in place), with `tuning` (a preset) or
+  /// else the tuned policy. d_temp == nullptr: only sets temp_bytes.
   static void sort(void* d_temp, std::size_t& temp_bytes, const buffers& in, const buffers& out,
-                   std::size_t n, cudaStream_t s, stage_times* times = nullptr) {
+                   std::size_t n, cudaStream_t s, stage_times* times = nullptr,
+                   const policy* tuning = nullptr) {
+    const policy p = tuning ? *tuning : tuned_policy<Key>();
     if constexpr (has_values)
       sort_pairs<Key, value_t, Comp>(d_temp, temp_bytes, in.keys.get(), out.keys.get(),
-                                        in.values.get(), out.values.get(), n, Comp{}, s,
-                                        tuned_policy<Key>(), times);
+                                        in.values.get(), out.values.get(), n, Comp{}, s, p, times);
     else
-      sort_keys<Key, Comp>(d_temp, temp_bytes, in.keys.get(), out.keys.get(), n, Comp{}, s,
-                           tuned_policy<Key>(), times);
+      sort_keys<Key, Comp>(d_temp, temp_bytes, in.keys.get(), out.keys.get(), n, Comp{}, s, p,
+                           times);
   }
 
   /// Device bytes `warpsort sort` needs at most (memory_check.hpp's estimate).

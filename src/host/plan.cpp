@@ -20,8 +20,10 @@ void check_policy(const policy& p) {
       p.group_block_threads % policy::warp_threads != 0 || p.group_block_threads > 1024)
     fail("group_block_threads must be a multiple of 32 in [32, 1024]");
   const auto pow2 = [](int x) { return x > 0 && (x & (x - 1)) == 0; };
-  if (!pow2(p.block_sort_keys) || p.block_sort_keys < policy::merge_tile_keys)
-    fail("block_sort_keys must be a power of two, at least 256");
+  const bool paper_chunks = p.variant == 4 && p.block_sort_keys == policy::chunk_keys;
+  if (!paper_chunks && (!pow2(p.block_sort_keys) || p.block_sort_keys < policy::merge_tile_keys))
+    fail("block_sort_keys must be a power of two, at least 256 (or 128 with variant 4: the "
+         "paper's chunks)");
   if (p.variant == 4 && (!pow2(p.merge_block_keys) || p.merge_block_keys < policy::merge_tile_keys ||
                          p.merge_block_keys > 2 * p.block_sort_keys))
     fail("merge_block_keys must be a power of two in [256, 2 block_sort_keys]");
@@ -36,9 +38,23 @@ void check_policy(const policy& p) {
   if (p.small_input_blocks < 0) fail("small_input_blocks must be at least 0");
   if (p.small_input_min_keys < policy::merge_tile_keys)
     fail("small_input_min_keys must be at least 256");
-  if (p.group_capacity < p.oversampling + p.max_sequences)
+  // (the paper's step 4 through memory, groups_on_chip = 0, holds no group on chip: S sets s)
+  if (p.groups_on_chip && p.group_capacity < p.oversampling + p.max_sequences)
     fail("group_capacity must be at least oversampling + max_sequences (a sample stride >= 1)");
   if (p.variant != 4 && p.variant != 5) fail("variant must be 4 or 5");
+  const auto flag = [](int x) { return x == 0 || x == 1; };
+  if (!flag(p.buffer_merge_pairs) || !flag(p.splitter_positions) || !flag(p.groups_on_chip))
+    fail("buffer_merge_pairs, splitter_positions and groups_on_chip must be 0 or 1");
+  if (p.merge_buffer_keys != 64 && p.merge_buffer_keys != 128 && p.merge_buffer_keys != 256)
+    fail("merge_buffer_keys (t) must be 64, 128 or 256");
+  if (p.groups_on_chip == 1 && p.splitter_positions == 0)
+    fail("groups_on_chip = 1 needs splitter_positions = 1: key-only splitters do not bound a "
+         "group (all equal keys land in one)");
+  if (p.split_groups < 1) fail("split_groups (S) must be at least 1");
+  if (p.variant == 5 && (p.buffer_merge_pairs != 0 || p.splitter_positions != 1 ||
+                         p.groups_on_chip != 1))
+    fail("buffer_merge_pairs, splitter_positions = 0 and groups_on_chip = 0 are version 4's "
+         "(variant = 4) switches");
   if (p.variant == 5) {
     if (p.block_sort_keys < 1024) fail("block_sort_keys must be at least 1024 (a warp's run)");
     if (p.max_sequences > 64) fail("max_sequences must be at most 64 (version 5's groups merge on chip)");
@@ -115,12 +131,16 @@ sort_plan make_plan(std::size_t n, const policy& p) {
   if (!plan.has_groups()) return plan;
   const std::size_t K = static_cast<std::size_t>(p.oversampling);
   const std::size_t L = plan.sequences;
-  plan.sample_stride = static_cast<std::size_t>(p.group_capacity) / (K + L);
+  // the paper's step 4 (through memory) takes groups of any size: S groups, whatever the keys
+  plan.sample_stride =
+      p.groups_on_chip ? static_cast<std::size_t>(p.group_capacity) / (K + L)
+                       : stages::stride_for_groups(n, static_cast<std::size_t>(p.split_groups), K);
+  plan.group_rounds = p.groups_on_chip ? 1 : stages::ceil_log2(L);
   const std::size_t last_keys = n - (L - 1) * plan.sequence_keys;
   plan.samples = (L - 1) * stages::samples_in(plan.sequence_keys, plan.sample_stride) +
                  stages::samples_in(last_keys, plan.sample_stride);
   plan.groups = plan.samples > K ? ceil_div(plan.samples, K) : 1;
-  plan.group_bound = (K + L) * plan.sample_stride;
+  plan.group_bound = p.groups_on_chip ? (K + L) * plan.sample_stride : n;
   return plan;
 }
 

@@ -334,3 +334,26 @@ TEST(MemoryCheck, PairsCountKeysAndValues) {
 }
 
 }  // namespace
+
+// bench --variants / --algos warpsort@PRESET: warpsort under a named preset, keys only, planned
+// after plain warpsort and before the baselines; unknown presets name the valid ones.
+TEST(AlgorithmList, WarpsortPresets) {
+  EXPECT_TRUE(is_warpsort_preset("warpsort@paper"));
+  EXPECT_FALSE(is_warpsort_preset("warpsort@"));
+  EXPECT_FALSE(is_warpsort_preset("warpsort"));
+  EXPECT_EQ(preset_of("warpsort@tiles"), "tiles");
+  EXPECT_EQ(parse_algorithm_list("warpsort@paper,cub_merge,warpsort@v5,warpsort@paper",
+                                 value_type::none, keys_names, pair_names),
+            (std::vector<std::string>{"warpsort@paper", "cub_merge", "warpsort@v5"}));
+  std::string e = error_of([] { parse_algorithm_list("warpsort@v3", value_type::none, keys_names, pair_names); });
+  EXPECT_NE(e.find("paper, onchip_step1, positions, tiles, onchip_step4, v4, v5"), std::string::npos) << e;
+  e = error_of([] { parse_algorithm_list("warpsort@paper", value_type::uint32, keys_names, pair_names); });
+  EXPECT_NE(e.find("keys only"), std::string::npos) << e;
+  const algorithm_plan p =
+      plan_algorithms({"thrust_sort", "warpsort@paper", "warpsort", "warpsort@v4"}, gpu_names, cpu_names);
+  EXPECT_EQ(p.gpu, (std::vector<std::string>{"warpsort", "warpsort@paper", "warpsort@v4",
+                                             "thrust_sort", "cub_merge", "cub_radix"}));
+  algorithm_plan down = plan_algorithms({"warpsort@paper", "thrust_sort"}, gpu_names, cpu_names);
+  EXPECT_EQ(restrict_to_descending(down), (std::vector<std::string>{"thrust_sort"}));
+  EXPECT_EQ(down.gpu, (std::vector<std::string>{"warpsort@paper", "cub_merge", "cub_radix"}));
+}

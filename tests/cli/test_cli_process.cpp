@@ -438,7 +438,7 @@ TEST_F(CliProcess, SortGeneratedValidatesAndPrintsTheFootprint) {
   const process_result r = run_warpsort("sort --dist uniform --n 100003 --type float64 --descending "
                                         "--output " + path("down.npy"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  for (const char* text : {"n: 100003", "float64", "descending", "in place", "plan:", "merge round",
+  for (const char* text : {"n: 100003", "float64", "descending", "in place", "plan:", "round(s)",
                            "groups", "median", "Gkeys/s", "1 sort_chunks", "4 merge_groups",
                            "footprint: ", " bytes/key", "validation: valid"})
     EXPECT_CONTAINS(r.output, text);

@@ -68,3 +68,24 @@ TEST(Tuning, PresetsResetToAVersionsDefaults) {
   EXPECT_EQ(v5.max_sequences, 8);
   EXPECT_EQ(v5.variant, 5);
 }
+
+// Every preset of the ablation ladder parses by name and is its policy.hpp function's policy;
+// an unknown preset names them all.
+TEST(Tuning, AblationPresets) {
+  using warpsort::cli::preset_names;
+  EXPECT_EQ(preset_names(), (std::vector<std::string>{"paper", "onchip_step1", "positions", "tiles",
+                                                      "onchip_step4", "v4", "v5"}));
+  const auto paper = warpsort::cli::apply_overrides({}, "preset=paper", 4);
+  const auto expect = warpsort::paper_policy_for(4);
+  for (const auto& f : policy_fields) EXPECT_EQ(paper.*(f.member), expect.*(f.member)) << f.name;
+  EXPECT_EQ(paper.splitter_positions, 0);
+  EXPECT_EQ(warpsort::cli::apply_overrides({}, "preset=tiles,split_groups=7", 8).split_groups, 7);
+  for (const std::string& name : preset_names())
+    EXPECT_NO_THROW(warpsort::cli::preset_policy(name, 4)) << name;
+  try {
+    warpsort::cli::apply_overrides({}, "preset=v3", 4);
+    FAIL() << "preset=v3 accepted";
+  } catch (const warpsort::input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("paper, onchip_step1"), std::string::npos) << e.what();
+  }
+}

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -155,3 +156,50 @@ TYPED_TEST(Streams, SortPairsRunsOnTheCallersStream) {
                                                                      "u64 descending " + what);
   }
 }
+
+namespace {
+
+// Host threads sorting at once on their own streams, each a different size: the sorts' plans
+// differ (rounds of different k, so step 4's blocks of different shared memory), and a kernel's
+// shared-memory attribute, which launches set, is one for the whole process. A launch must
+// never see it lowered by another thread's call (it was: "invalid argument" at a launch).
+TEST(Streams, HostThreadsSortingDifferentSizesAtOnce) {
+  WARPSORT_REQUIRE_GPU();
+  using Key = std::uint32_t;
+  const std::vector<std::size_t> sizes = capped({std::size_t{1} << 17, (std::size_t{1} << 20) + 3,
+                                                 std::size_t{1} << 22, (std::size_t{1} << 23) + 5});
+  std::vector<std::string> errors(sizes.size());
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < sizes.size(); ++t)
+    threads.emplace_back([&, t] {
+      try {
+        WARPSORT_CUDA_CHECK(cudaSetDevice(0));
+        const std::size_t n = sizes[t];
+        const std::vector<Key> input = make_keys("uniform", n, 40 + t);
+        std::vector<Key> expected = input;
+        std::sort(expected.begin(), expected.end());
+        owned_stream stream;
+        auto keys = to_device(input);
+        auto out = poisoned<Key>(n);
+        std::size_t temp_bytes = 0;
+        warpsort::sort_keys<Key>(nullptr, temp_bytes, keys.get(), out.get(), n);
+        auto temp = poisoned<unsigned char>(temp_bytes);
+        // the poisoning ran on the legacy stream, which this non-blocking stream does not wait for
+        WARPSORT_CUDA_CHECK(cudaStreamSynchronize(0));
+        for (int rep = 0; rep < 20; ++rep) {
+          warpsort::sort_keys<Key>(temp.get(), temp_bytes, keys.get(), out.get(), n, {},
+                                   stream.get());
+          WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+          if (rep % 5 == 4 && to_host(out.get(), n) != expected)
+            throw std::runtime_error("n = " + std::to_string(n) + ": wrong output");
+        }
+      } catch (const std::exception& e) {
+        errors[t] = e.what();
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (std::size_t t = 0; t < sizes.size(); ++t)
+    EXPECT_EQ(errors[t], "") << "thread sorting " << sizes[t] << " keys";
+}
+
+}  // namespace

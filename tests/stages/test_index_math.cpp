@@ -882,3 +882,170 @@ TEST(IndexMath, SetSplittingModelIsBoundedAndOrdered) {
         }
       }
 }
+
+// ---------------------------------------------------------------- the paper's presets
+
+TEST(PaperMerge, ReversedLoadsMakeTheBufferBitonic) {
+  for (int s = 0; s < 64; ++s) EXPECT_EQ(ws::reversed_source(s, 64), 63 - s);
+  // [block reversed | kept ascending half] first falls then rises
+  std::vector<int> block(64), kept(64), buffer(128);
+  std::iota(block.begin(), block.end(), 10);
+  std::iota(kept.begin(), kept.end(), 5);
+  for (int s = 0; s < 64; ++s) buffer[s] = block[ws::reversed_source(s, 64)];
+  std::copy(kept.begin(), kept.end(), buffer.begin() + 64);
+  const auto lowest = std::min_element(buffer.begin(), buffer.end());
+  EXPECT_TRUE(std::is_sorted(buffer.begin(), lowest, std::greater<>()));
+  EXPECT_TRUE(std::is_sorted(lowest, buffer.end()));
+}
+
+TEST(PaperMerge, RefillChoice) {
+  using ws::refill;
+  EXPECT_EQ(ws::choose_refill(true, true, false), refill::from_a);   // a_last <= b_last
+  EXPECT_EQ(ws::choose_refill(true, true, true), refill::from_b);    // b_last < a_last
+  EXPECT_EQ(ws::choose_refill(true, false, true), refill::from_a);   // B spent
+  EXPECT_EQ(ws::choose_refill(false, true, false), refill::from_b);  // A spent
+  EXPECT_EQ(ws::choose_refill(false, false, false), refill::none);
+}
+
+// A CPU model of the warp's buffer merge (buffer_merge.cuh): t keys, the lower half emitted, the
+// refill chosen by choose_refill, partial blocks padded with the sentinel. For every t it must
+// reproduce std::merge for any lengths, duplicates and keys equal to the sentinel included.
+TEST(PaperMerge, BufferMergeModelReproducesStdMerge) {
+  const std::uint32_t pad = ~0u;
+  std::mt19937_64 rng(3);
+  for (std::size_t half : {32, 64, 128}) {
+    for (int trial = 0; trial < 300; ++trial) {
+      const std::uint32_t distinct = trial % 2 ? 5 : 1u << 30;
+      auto a = sorted_keys(rng() % 700, distinct, rng);
+      auto b = sorted_keys(trial % 11 == 0 ? 0 : rng() % 700, distinct, rng);
+      if (trial % 7 == 0) a.push_back(pad);  // real keys equal to the sentinel
+      const std::size_t total = a.size() + b.size();
+      if (total == 0) continue;
+      auto block = [&](const std::vector<std::uint32_t>& v, std::size_t from) {
+        std::vector<std::uint32_t> out(half, pad);
+        for (std::size_t i = 0; i < half && from + i < v.size(); ++i) out[i] = v[from + i];
+        return out;
+      };
+      std::vector<std::uint32_t> buf = block(a, 0), got;
+      const auto first_b = block(b, 0);
+      buf.insert(buf.end(), first_b.begin(), first_b.end());
+      std::size_t an = half, bn = half;
+      std::uint32_t a_last = buf[half - 1], b_last = buf[2 * half - 1];
+      for (;;) {
+        std::sort(buf.begin(), buf.end());  // the network's result
+        got.insert(got.end(), buf.begin(), buf.begin() + half);
+        const auto src = ws::choose_refill(an < a.size(), bn < b.size(), b_last < a_last);
+        if (src == ws::refill::none) {
+          got.insert(got.end(), buf.begin() + half, buf.end());
+          break;
+        }
+        auto next = src == ws::refill::from_a ? block(a, an) : block(b, bn);
+        (src == ws::refill::from_a ? an : bn) += half;
+        (src == ws::refill::from_a ? a_last : b_last) = next.back();
+        std::copy(next.begin(), next.end(), buf.begin());
+        // the loop never emits past the end (buffer_merge_by_warp stores from `emitted` on)
+        ASSERT_LT(got.size(), total) << "half " << half << " trial " << trial;
+      }
+      got.resize(total);
+      std::vector<std::uint32_t> expect(total);
+      std::merge(a.begin(), a.end(), b.begin(), b.end(), expect.begin());
+      ASSERT_EQ(got, expect) << "half " << half << " trial " << trial;
+    }
+  }
+}
+
+// The paper's step 4 through memory: the rounds' pairs cover every piece of a group once, and
+// pairwise merging them round by round (a model) leaves one run: the group.
+TEST(PaperMerge, GroupRoundPairsMergeEveryPieceIntoOne) {
+  for (std::size_t pieces : {2, 3, 5, 8, 13, 1024, 1025}) {
+    std::vector<std::size_t> run_of(pieces);  // which run each piece belongs to
+    std::iota(run_of.begin(), run_of.end(), 0);
+    const int rounds = ws::ceil_log2(pieces);
+    for (int r = 0; r < rounds; ++r) {
+      std::vector<int> seen(pieces, 0);
+      for (std::size_t q = 0; q < ws::pairs_in_round(pieces, r); ++q) {
+        const ws::piece_pair pp = ws::group_round_pair(pieces, r, q);
+        ASSERT_LE(pp.lo, pp.mid);
+        ASSERT_LE(pp.mid, pp.hi);
+        ASSERT_LT(pp.lo, pieces);
+        for (std::size_t i = pp.lo; i < pp.hi; ++i) {
+          ++seen[i];
+          // A = [lo, mid) and B = [mid, hi) are each one run of the previous round
+          EXPECT_EQ(run_of[i], run_of[i < pp.mid ? pp.lo : pp.mid]) << pieces << " r" << r;
+        }
+        for (std::size_t i = pp.lo; i < pp.hi; ++i) run_of[i] = pp.lo;
+      }
+      for (std::size_t i = 0; i < pieces; ++i) EXPECT_EQ(seen[i], 1) << pieces << " r" << r;
+    }
+    for (std::size_t i = 0; i < pieces; ++i) EXPECT_EQ(run_of[i], 0u) << pieces;
+  }
+}
+
+// Key-only splitters cut every sequence after its keys equal to the splitter (an upper bound):
+// with all keys equal, one group takes everything, and the cuts stay ordered.
+TEST(PaperSplit, KeyOnlyCutIsAnUpperBound) {
+  const std::vector<std::uint32_t> seq{1, 3, 3, 3, 7, 9};
+  const warpsort::less<std::uint32_t> less;
+  EXPECT_EQ(ws::cut_by_key(seq.data(), seq.size(), 3u, less), 4u);
+  EXPECT_EQ(ws::cut_by_key(seq.data(), seq.size(), 0u, less), 0u);
+  EXPECT_EQ(ws::cut_by_key(seq.data(), seq.size(), 9u, less), 6u);
+  EXPECT_EQ(ws::cut_by_key(seq.data(), seq.size(), 5u, less), 4u);
+  const std::vector<std::uint32_t> equal(100, 42);
+  EXPECT_EQ(ws::cut_by_key(equal.data(), equal.size(), 42u, less), 100u);
+  // (key, position) splitters split the same keys by position instead
+  EXPECT_EQ(ws::cut_sequence(equal.data(), equal.size(), 3, 3, 49, 42u, less), 50u);
+  EXPECT_EQ(ws::cut_sequence(equal.data(), equal.size(), 4, 3, 49, 42u, less), 0u);
+  const warpsort::greater<std::uint32_t> greater;  // descending: the upper bound of the order
+  const std::vector<std::uint32_t> down{9, 7, 3, 3, 1};
+  EXPECT_EQ(ws::cut_by_key(down.data(), down.size(), 3u, greater), 4u);
+}
+
+TEST(PaperSplit, StrideForGroups) {
+  EXPECT_EQ(ws::stride_for_groups(1u << 20, 1024, 32), 32u);
+  EXPECT_EQ(ws::stride_for_groups(1000, 1024, 32), 1u);  // at least 1
+  EXPECT_EQ(ws::stride_for_groups(0, 1024, 32), 1u);
+}
+
+// The presets' plans: the paper's sorts 128-key chunks, rounds of step 2 until L = 1024
+// sequences, S ~ 1024 groups of any size, and ceil(log2 L) rounds of step 4; the ladder's
+// policies are all valid, and key-only splitters with groups on chip are refused.
+TEST(Plan, PaperPresets) {
+  const warpsort::policy p = warpsort::paper_policy_for(4);
+  EXPECT_EQ(p.block_sort_keys, 128);
+  EXPECT_EQ(p.merge_buffer_keys, 128);
+  const std::size_t n = std::size_t{1} << 24;
+  const auto plan = warpsort::make_plan(n, warpsort::sized_for(p, n, 4));
+  EXPECT_EQ(plan.merge_rounds, 7);  // 2^17 chunks -> 2^10 sequences
+  EXPECT_EQ(plan.sequences, 1024u);
+  EXPECT_EQ(plan.sequence_keys, std::size_t{1} << 14);
+  EXPECT_EQ(plan.group_rounds, 10);
+  EXPECT_EQ(plan.sample_stride, n / (1024 * 1024));  // S K samples, K = L = 1024
+  EXPECT_EQ(plan.groups, 1024u);
+  EXPECT_EQ(plan.group_bound, n);
+  for (std::size_t m : {std::size_t{1}, std::size_t{129}, std::size_t{1} << 20, std::size_t{1} << 28})
+    for (auto f : {warpsort::paper_policy_for, warpsort::onchip_step1_policy_for,
+                   warpsort::positions_policy_for, warpsort::tiles_policy_for,
+                   warpsort::onchip_step4_policy_for})
+      for (std::size_t bytes : {4, 8, 16})
+        EXPECT_NO_THROW(warpsort::make_plan(m, warpsort::sized_for(f(bytes), m, bytes)));
+  const auto chip4 = warpsort::make_plan(n, warpsort::onchip_step4_policy_for(4));
+  EXPECT_EQ(chip4.group_rounds, 1);
+  EXPECT_EQ(chip4.sequences, 16u);
+  // K >= L (oversampling 1024: balanced groups, docs/performance.md) is valid for every item
+  // width: step 4 through memory needs no group capacity
+  warpsort::policy k_ge_l = warpsort::paper_policy_for(24);
+  k_ge_l.oversampling = 1024;
+  k_ge_l.group_capacity = 1365;  // 24-byte pair items' scaled capacity, below K + L
+  const auto balanced = warpsort::make_plan(n, k_ge_l);
+  EXPECT_EQ(balanced.sample_stride, n / (1024 * 1024));
+  EXPECT_EQ(balanced.groups, 1024u);
+  warpsort::policy bad = warpsort::paper_policy_for(4);
+  bad.groups_on_chip = 1;
+  EXPECT_THROW(warpsort::make_plan(n, bad), warpsort::input_error);
+  bad = warpsort::paper_policy_for(4);
+  bad.merge_buffer_keys = 96;
+  EXPECT_THROW(warpsort::make_plan(n, bad), warpsort::input_error);
+  bad = warpsort::default_policy_for(4);
+  bad.buffer_merge_pairs = 1;  // version 5 has no step 2 of pairs
+  EXPECT_THROW(warpsort::make_plan(n, bad), warpsort::input_error);
+}

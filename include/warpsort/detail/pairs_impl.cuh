@@ -52,7 +52,9 @@ policy item_policy(const policy& p, std::size_t key_bytes) {
     return k > policy::merge_tile_keys ? k : policy::merge_tile_keys;
   };
   policy q = p;
-  q.block_sort_keys = scale_pow2(p.block_sort_keys);
+  // the paper's step 1 (block_sort_keys = 128) sorts a chunk a warp whatever the item
+  q.block_sort_keys = p.block_sort_keys == policy::chunk_keys ? policy::chunk_keys
+                                                              : scale_pow2(p.block_sort_keys);
   q.merge_block_keys = scale_pow2(p.merge_block_keys);
   if (q.merge_block_keys > 2 * q.block_sort_keys) q.merge_block_keys = 2 * q.block_sort_keys;
   q.group_capacity = scale(p.group_capacity);

@@ -25,14 +25,16 @@ struct pipeline_storage {
   std::size_t* block_starts;  // step 2: where each output block starts
   void* split_temp;      // step 3
   std::size_t split_bytes;
+  std::size_t* pieces;   // the paper's step 4: where each group's pieces start in it
 };
 
 template <class Key, class Comp>
 pipeline_storage carve(stages::temp_carver& c, const sort_plan& plan, const policy& p) {
   pipeline_storage s{};
   s.keys = c.take<Key>(plan.n);
-  s.block_starts =
-      c.take<std::size_t>(plan.merge_rounds > 0 ? stages::block_start_entries(plan.n, p) : 0);
+  s.block_starts = c.take<std::size_t>(plan.merge_rounds > 0 && !p.buffer_merge_pairs
+                                          ? stages::block_start_entries(plan.n, p)
+                                          : 0);
   s.split_bytes = plan.has_groups()
                       ? stages::split_temp_bytes<Key, Comp>(plan.samples, plan.sequences, plan.groups)
                       : 0;
@@ -40,6 +42,9 @@ pipeline_storage carve(stages::temp_carver& c, const sort_plan& plan, const poli
     s.split_bytes = std::max(s.split_bytes,
                              stages::split_sets_temp_bytes<Key, Comp>(plan.rounds[r]));
   s.split_temp = c.take_bytes(s.split_bytes);
+  s.pieces = c.take<std::size_t>(plan.has_groups() && !p.groups_on_chip
+                                     ? plan.groups * (plan.sequences + 1)
+                                     : 0);
   return s;
 }
 
@@ -137,7 +142,8 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
   detail::event_marks<5> events(times != nullptr, stream);
   // Each pass writes to the other buffer; the last one must write d_out.
   const int passes = 1 + (tuning.variant >= 5 ? plan.round_count
-                                               : plan.merge_rounds + (plan.has_groups() ? 1 : 0));
+                                               : plan.merge_rounds +
+                                                     (plan.has_groups() ? plan.group_rounds : 0));
   Key* temp_keys = static_cast<Key*>(s.keys);
   auto target = [&](int pass) { return (passes - 1 - pass) % 2 == 0 ? d_out : temp_keys; };
 
@@ -177,9 +183,17 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
                                       plan.groups, s.split_temp, s.split_bytes, comp, tuning,
                                       stream);
   events.mark(3);
-  if (plan.has_groups())
+  if (plan.has_groups() && tuning.groups_on_chip) {
     stages::merge_groups<Key, Comp>(target(plan.merge_rounds), d_out, n, plan.sequence_keys,
                                     plan.sequences, plan.groups, layout, comp, tuning, stream);
+  } else if (plan.has_groups()) {  // the paper's: rounds through memory, the last into d_out
+    stages::group_piece_offsets<Key, Comp>(n, plan.sequence_keys, plan.sequences, plan.groups,
+                                           layout, s.pieces, stream);
+    for (int r = 0; r < plan.group_rounds; ++r)
+      stages::merge_groups_round_by_buffer<Key, Comp>(
+          target(plan.merge_rounds + r), target(plan.merge_rounds + r + 1), plan.sequence_keys,
+          plan.sequences, plan.groups, r, layout, s.pieces, comp, tuning, stream);
+  }
   events.mark(4);
   if (times) {
     *times = stage_times{};

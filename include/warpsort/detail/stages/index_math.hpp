@@ -198,6 +198,41 @@ WARPSORT_HD int merge_path_b_descending(ItA a, int na, ItB b_desc, int nb, int d
   return pos;
 }
 
+// ---------------------------------------------------------------- the paper's buffer merge
+// The preset "paper" merges as Ye et al. describe (seed 002, section 3.2): a warp holds a buffer
+// of t keys, [t/2 keys of one input reversed | t/2 kept keys ascending], a bitonic sequence;
+// the merge network sorts it, the lower half is final, and the next t/2 keys come, reversed,
+// from the input whose last loaded key is smaller.
+
+/// The buffer's lower half is refilled with `half` keys loaded in reverse: buffer slot s takes
+/// the block's key half-1-s, so [reversed block | kept ascending half] is bitonic.
+WARPSORT_HD int reversed_source(int slot, int half) { return half - 1 - slot; }
+
+/// Which input refills the buffer: the one whose last loaded key is smaller (A on ties), since
+/// its unloaded keys may still belong before the keys held in the buffer; none when both are
+/// spent (the kept half is then flushed).
+enum class refill { from_a, from_b, none };
+WARPSORT_HD refill choose_refill(bool a_left, bool b_left, bool b_last_before_a_last) {
+  if (a_left && (!b_left || !b_last_before_a_last)) return refill::from_a;
+  if (b_left) return refill::from_b;
+  return refill::none;
+}
+
+/// Step 4 through global memory (policy::groups_on_chip = 0): round r merges, in every group,
+/// the runs of 2^r pieces pairwise; pair q of round r merges pieces [lo, mid) with [mid, hi)
+/// (of `pieces`, one a sequence). Rounds: ceil(log2 pieces); pairs a group (pairs_in_round): ceil(pieces / 2^(r+1)).
+struct piece_pair {
+  std::size_t lo, mid, hi;
+};
+WARPSORT_HD std::size_t pairs_in_round(std::size_t pieces, int r) {
+  return ceil_div(pieces, std::size_t{2} << r);
+}
+WARPSORT_HD piece_pair group_round_pair(std::size_t pieces, int r, std::size_t q) {
+  const std::size_t lo = q * (std::size_t{2} << r);
+  return {lo, min_size(lo + (std::size_t{1} << r), pieces),
+          min_size(lo + (std::size_t{2} << r), pieces)};
+}
+
 // ---------------------------------------------------------------- step 3: samples and cuts
 
 /// Regular sampling of L sorted sequences (all `seq_len` long but the last): every s-th key,
@@ -258,6 +293,24 @@ WARPSORT_HD std::size_t cut_sequence(const Seq& seq, std::size_t len, std::size_
                                      const Key& splitter_key, Comp comp) {
   return cut_sequence_between(seq, 0, len, seq_index, splitter_seq, splitter_pos, splitter_key,
                               comp);
+}
+
+/// Key-only splitters (the paper's; policy::splitter_positions = 0): every sequence is cut
+/// after its last key not ordered after the splitter key (an upper bound), whichever sequence
+/// the splitter came from. Equal keys then all fall on one side of every splitter equal to
+/// them: with all keys equal, one group holds the whole input. Written as the rule above with a
+/// splitter from no sequence (index ~0: every sequence counts as earlier).
+template <class Seq, class Key, class Comp>
+WARPSORT_HD std::size_t cut_by_key(const Seq& seq, std::size_t len, const Key& splitter_key,
+                                   Comp comp) {
+  return cut_sequence_between(seq, 0, len, 0, ~std::size_t{0}, 0, splitter_key, comp);
+}
+
+/// Key-only sampling (policy::groups_on_chip = 0): S = `groups` groups of K samples wanted, so
+/// the stride is n / (S K), at least 1; groups are not bounded (they need not fit on chip).
+WARPSORT_HD std::size_t stride_for_groups(std::size_t n, std::size_t groups, std::size_t oversampling) {
+  const std::size_t s = n / (groups * oversampling);
+  return s > 0 ? s : 1;
 }
 
 /// A sample's rank in the sample sorted by (key, position), without sorting it: cut every

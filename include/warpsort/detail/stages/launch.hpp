@@ -9,13 +9,19 @@
 
 namespace warpsort::stages {
 
-/// Kernels asking for more than the default 48 KiB of dynamic shared memory must opt in;
-/// over the device's limit this fails with CUDA's error, through the usual check.
+/// Kernels asking for more than the default 48 KiB of dynamic shared memory must opt in. The
+/// attribute belongs to the kernel, not to the call, so it is set to the device's whole opt-in
+/// limit: a call setting it to its own size could lower it under another thread's launch of
+/// the same kernel with more (sorts of different sizes on several host threads). Over the
+/// limit the launch fails with CUDA's error, through the usual check.
 template <class Kernel>
 void allow_dynamic_smem(Kernel kernel, std::size_t bytes) {
-  if (bytes > 48 * 1024)
-    WARPSORT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(bytes)));
+  if (bytes <= 48 * 1024) return;
+  int device = 0, most = 0;
+  WARPSORT_CUDA_CHECK(cudaGetDevice(&device));
+  WARPSORT_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  WARPSORT_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
 }
 
 }  // namespace warpsort::stages

@@ -6,6 +6,7 @@
 // last round writes straight to global memory. In a round each warp takes an equal share of
 // the output and merges, pair by pair, the parts of it that merge path assigns to it.
 #include "block_merge.cuh"
+#include "buffer_merge.cuh"
 #include "index_math.hpp"
 #include "launch.hpp"
 #include "stages.hpp"
@@ -129,6 +130,84 @@ void merge_groups(const Key* src, Key* out, std::size_t n, std::size_t seq_len,
   WARPSORT_CHECK_LAUNCH();
 }
 
+// ---- the paper's step 4 (policy::groups_on_chip = 0): groups of any size, through memory ----
+
+/// A warp per group: pieces[g (L + 1) + i] = keys of group g in sequences before i (offsets
+/// from the group's start; the last entry is the group's size).
+template <class Key>
+__global__ void group_piece_offsets_kernel(std::size_t n, std::size_t seq_len,
+                                           std::size_t sequences, std::size_t groups,
+                                           const std::size_t* cuts, std::size_t* pieces) {
+  const std::size_t g =
+      (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / policy::warp_threads;
+  if (g >= groups) return;  // whole warps leave together
+  const auto size_of = [&](std::size_t i) {
+    const std::size_t begin = g == 0 ? 0 : cuts[(g - 1) * sequences + i];
+    const std::size_t end =
+        g + 1 == groups ? min_size(seq_len, n - i * seq_len) : cuts[g * sequences + i];
+    return end - begin;
+  };
+  warp_scan_offsets(pieces + g * (sequences + 1), sequences, size_of, lane_id());
+}
+
+/// Round r of step 4 through memory: a warp merges pair q of group g (pieces [lo, mid) with
+/// [mid, hi), group_round_pair) with the buffer merge into dst at the pair's place in the
+/// output. Round 0 reads the pieces where step 2 left them (sequence i from its cut on); later
+/// rounds read the previous round's runs, which lie at their final places in src.
+template <class Key, class Comp>
+__global__ void merge_group_pairs_kernel(const Key* src, Key* dst, std::size_t seq_len,
+                                         std::size_t sequences, std::size_t groups, int r,
+                                         int t, const std::size_t* cuts,
+                                         const std::size_t* group_offsets,
+                                         const std::size_t* pieces, Comp comp) {
+  const std::size_t task =
+      (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / policy::warp_threads;
+  const std::size_t pairs = pairs_in_round(sequences, r);
+  const std::size_t g = task / pairs;
+  if (g >= groups) return;  // whole warps leave together
+  const piece_pair pp = group_round_pair(sequences, r, task % pairs);
+  const std::size_t* at = pieces + g * (sequences + 1);
+  const std::size_t base = group_offsets[g];
+  const std::size_t na = at[pp.mid] - at[pp.lo], nb = at[pp.hi] - at[pp.mid];
+  const Key *a = src + base + at[pp.lo], *b = src + base + at[pp.mid];
+  if (r == 0) {  // pieces pp.lo and pp.mid (if any) of the sequences
+    const auto piece = [&](std::size_t i) {
+      return src + i * seq_len + (g == 0 ? 0 : cuts[(g - 1) * sequences + i]);
+    };
+    a = piece(pp.lo);
+    b = pp.mid < sequences ? piece(pp.mid) : a;
+  }
+  buffer_merge_by_warp(t, a, na, b, nb, dst + base + at[pp.lo], comp);
+}
+
+template <class Key, class Comp>
+void group_piece_offsets(std::size_t n, std::size_t seq_len, std::size_t sequences,
+                         std::size_t groups, const split_layout& layout, std::size_t* pieces,
+                         cudaStream_t stream) {
+  if (groups == 0) return;
+  const unsigned threads = 256;
+  group_piece_offsets_kernel<Key><<<static_cast<unsigned>(ceil_div(groups * policy::warp_threads,
+                                                                   threads)),
+                                    threads, 0, stream>>>(n, seq_len, sequences, groups,
+                                                          layout.cuts, pieces);
+  WARPSORT_CHECK_LAUNCH();
+}
+
+template <class Key, class Comp>
+void merge_groups_round_by_buffer(const Key* src, Key* dst, std::size_t seq_len,
+                                  std::size_t sequences, std::size_t groups, int round,
+                                  const split_layout& layout, const std::size_t* pieces,
+                                  Comp comp, const policy& p, cudaStream_t stream) {
+  if (groups == 0) return;
+  const std::size_t tasks = groups * pairs_in_round(sequences, round);
+  const std::size_t warps = static_cast<std::size_t>(p.group_block_threads) / policy::warp_threads;
+  merge_group_pairs_kernel<<<static_cast<unsigned>(ceil_div(tasks, warps)), p.group_block_threads,
+                             0, stream>>>(src, dst, seq_len, sequences, groups, round,
+                                          p.merge_buffer_keys, layout.cuts,
+                                          layout.group_offsets, pieces, comp);
+  WARPSORT_CHECK_LAUNCH();
+}
+
 /// A block merges `pieces` sorted pieces into out: piece i starts at piece_at(i) and holds
 /// piece_keys(i) keys, at most `capacity` in all (shared memory as merge_sets_shape<Key>(capacity,
 /// max_pieces) says). The pieces are copied into the gapped layout (odd pieces reversed,
@@ -224,4 +303,9 @@ void merge_sets(const Key* src, Key* out, std::size_t n, const merge_round& m,
                                         std::size_t, std::size_t, const warpsort::stages::split_layout&, Comp, \
                                         const warpsort::policy&, cudaStream_t); \
   template void warpsort::stages::merge_sets<Key, Comp>(const Key*, Key*, std::size_t, const warpsort::merge_round&, \
-                                        const warpsort::stages::split_layout&, Comp, const warpsort::policy&, cudaStream_t);
+                                        const warpsort::stages::split_layout&, Comp, const warpsort::policy&, cudaStream_t); \
+  template void warpsort::stages::group_piece_offsets<Key, Comp>(std::size_t, std::size_t, std::size_t, std::size_t, \
+                                        const warpsort::stages::split_layout&, std::size_t*, cudaStream_t); \
+  template void warpsort::stages::merge_groups_round_by_buffer<Key, Comp>(const Key*, Key*, std::size_t, std::size_t, \
+                                        std::size_t, int, const warpsort::stages::split_layout&, const std::size_t*, \
+                                        Comp, const warpsort::policy&, cudaStream_t);

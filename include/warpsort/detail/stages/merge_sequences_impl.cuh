@@ -7,6 +7,7 @@
 // kernel copies the block's shares of A and B into shared memory (coalesced) and its warps
 // merge them tile by tile (warp_merge.cuh).
 #include "block_merge.cuh"
+#include "buffer_merge.cuh"
 #include "launch.hpp"
 #include "stages.hpp"
 
@@ -67,11 +68,34 @@ __global__ void merge_blocks_kernel(const Key* in, Key* out, std::size_t n, std:
   merge_round_by_warps(keys, count_a + count_b, [whole](int) { return whole; }, out + d0, comp);
 }
 
+/// The paper's step 2 (policy::buffer_merge_pairs): a warp merges a whole pair through the
+/// t-key buffer, however long the pair (so a round has as many warps as pairs).
+template <class Key, class Comp>
+__global__ void merge_pairs_by_buffer_kernel(const Key* in, Key* out, std::size_t n,
+                                             std::size_t seq_len, std::size_t pairs, int t,
+                                             Comp comp) {
+  const std::size_t pair =
+      (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / policy::warp_threads;
+  if (pair >= pairs) return;  // whole warps leave together
+  const pair_bounds pb = pair_of(pair, seq_len, n);
+  buffer_merge_by_warp(t, in + pb.a_begin, pb.a_end - pb.a_begin, in + pb.a_end,
+                       pb.b_end - pb.a_end, out + pb.a_begin, comp);
+}
+
 template <class Key, class Comp>
 void merge_sequences_round(const Key* in, Key* out, std::size_t n, std::size_t seq_len,
                            std::size_t* block_starts, Comp comp, const policy& p,
                            cudaStream_t stream) {
   if (n == 0) return;
+  if (p.buffer_merge_pairs) {
+    const std::size_t pairs = ceil_div(n, 2 * seq_len);
+    const std::size_t warps = static_cast<std::size_t>(p.block_threads) / policy::warp_threads;
+    merge_pairs_by_buffer_kernel<<<static_cast<unsigned>(ceil_div(pairs, warps)), p.block_threads,
+                                   0, stream>>>(in, out, n, seq_len, pairs, p.merge_buffer_keys,
+                                                comp);
+    WARPSORT_CHECK_LAUNCH();
+    return;
+  }
   const std::size_t block_keys = static_cast<std::size_t>(p.merge_block_keys);
   const std::size_t blocks = merge_blocks(n, block_keys);
   const unsigned threads = 256;

@@ -79,10 +79,30 @@ __global__ void __maxnreg__(thread_merge_max_registers<Key>())
   copy_block_out(out + base, keys, count);
 }
 
+/// The paper's step 1 (block_sort_keys = 128): a warp sorts a 128-key chunk and writes it to
+/// global memory; no block-level merging.
+template <class Key, class Comp>
+__global__ void sort_chunks_by_warps_kernel(const Key* in, Key* out, std::size_t n, Comp comp) {
+  constexpr std::size_t chunk = policy::chunk_keys;
+  const std::size_t c =
+      (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / policy::warp_threads;
+  if (c * chunk >= n) return;  // whole warps leave together
+  sort_chunk_by_warp(in + c * chunk, out + c * chunk, static_cast<int>(min_size(chunk, n - c * chunk)),
+                     comp);
+}
+
 template <class Key, class Comp>
 void sort_chunks(const Key* in, Key* out, std::size_t n, Comp comp, const policy& p,
                  cudaStream_t stream) {
   if (n == 0) return;
+  if (p.variant == 4 && p.block_sort_keys == policy::chunk_keys) {
+    const std::size_t chunks = ceil_div(n, policy::chunk_keys);
+    const std::size_t warps = static_cast<std::size_t>(p.block_threads) / policy::warp_threads;
+    sort_chunks_by_warps_kernel<<<static_cast<unsigned>(ceil_div(chunks, warps)), p.block_threads,
+                                  0, stream>>>(in, out, n, comp);
+    WARPSORT_CHECK_LAUNCH();
+    return;
+  }
   if (p.variant >= 5) {
     const thread_block_shape shape = sort_blocks_shape<Key>(p.block_sort_keys);
     allow_dynamic_smem(sort_blocks_by_threads_kernel<Key, Comp>, shape.smem_bytes);

@@ -108,13 +108,15 @@ __global__ void split_by_ranked_samples_kernel(const Key* src, std::size_t n,
                    cuts, group_offsets, comp);
 }
 
-/// Sorted samples: a warp per splitter cuts every sequence, searching the whole of it.
+/// Sorted samples: a warp per splitter cuts every sequence, searching the whole of it. Key-only
+/// splitters (by_position false, the paper's) cut every sequence after its keys equal to the
+/// splitter's (cut_by_key).
 template <class Key, class Comp>
 __global__ void cut_sequences_kernel(const Key* src, std::size_t n, std::size_t seq_len,
                                      std::size_t sequences, std::size_t oversampling,
                                      std::size_t splitters, const Key* sample_keys,
-                                     const std::size_t* sample_pos, std::size_t* cuts,
-                                     std::size_t* group_offsets, Comp comp) {
+                                     const std::size_t* sample_pos, bool by_position,
+                                     std::size_t* cuts, std::size_t* group_offsets, Comp comp) {
   const std::size_t j =
       (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / policy::warp_threads;
   if (j == 0 && lane_id() == 0) {
@@ -124,7 +126,9 @@ __global__ void cut_sequences_kernel(const Key* src, std::size_t n, std::size_t 
   if (j >= splitters) return;  // whole warps leave together
   const std::size_t rank = splitter_rank(j, oversampling);
   const std::size_t pos = sample_pos[rank];
-  cut_sequences_at(src, n, seq_len, cut_set{0, sequences, sequences, 0}, j, pos / seq_len,
+  // a splitter from no sequence (~0) makes every cut an upper bound: cut_by_key's rule
+  cut_sequences_at(src, n, seq_len, cut_set{0, sequences, sequences, 0}, j,
+                   by_position ? pos / seq_len : ~std::size_t{0},
                    pos % seq_len, sample_keys[rank],
                    [](std::size_t, std::size_t len) { return key_range{0, len}; }, cuts,
                    group_offsets, comp);
@@ -180,7 +184,9 @@ split_layout split(const Key* src, std::size_t n, std::size_t seq_len, std::size
 
   const unsigned threads = 256;
   const std::size_t splitters = groups - 1;
-  if (samples > 0 && samples <= static_cast<std::size_t>(p.max_ranked_samples)) {
+  // ranking on chip orders samples by (key, position); key-only splitters sort them by key
+  if (samples > 0 && samples <= static_cast<std::size_t>(p.max_ranked_samples) &&
+      p.splitter_positions) {
     split_by_ranked_samples_kernel<<<
         static_cast<unsigned>(ceil_div(samples * policy::warp_threads, threads)), threads, 0,
         stream>>>(src, n, seq_len, sequences, stride, samples,
@@ -200,8 +206,8 @@ split_layout split(const Key* src, std::size_t n, std::size_t seq_len, std::size
   cut_sequences_kernel<<<static_cast<unsigned>(ceil_div(warps * policy::warp_threads, threads)),
                          threads, 0, stream>>>(src, n, seq_len, sequences,
                                                static_cast<std::size_t>(p.oversampling),
-                                               splitters, sample_keys, a.pos, a.cuts, a.offsets,
-                                               comp);
+                                               splitters, sample_keys, a.pos,
+                                               p.splitter_positions != 0, a.cuts, a.offsets, comp);
   WARPSORT_CHECK_LAUNCH();
   return {a.cuts, a.offsets};
 }

@@ -83,4 +83,20 @@ void merge_groups(const Key* src, Key* out, std::size_t n, std::size_t seq_len,
                   std::size_t sequences, std::size_t groups, const split_layout& layout,
                   Comp comp, const policy& p, cudaStream_t stream);
 
+/// The paper's step 4 (policy::groups_on_chip = 0), first: pieces[g (L + 1) + i] = keys of
+/// group g in sequences before i, counted from the group's start ((L + 1) groups entries).
+template <class Key, class Comp>
+void group_piece_offsets(std::size_t n, std::size_t seq_len, std::size_t sequences,
+                         std::size_t groups, const split_layout& layout, std::size_t* pieces,
+                         cudaStream_t stream);
+
+/// The paper's step 4, round `round` of ceil(log2 L): in every group, warps merge the runs of
+/// 2^round pieces pairwise with the buffer merge, from src into dst. Round 0 reads step 2's
+/// sequences; every round writes each run at its final place, so the last writes the output.
+template <class Key, class Comp>
+void merge_groups_round_by_buffer(const Key* src, Key* dst, std::size_t seq_len,
+                                  std::size_t sequences, std::size_t groups, int round,
+                                  const split_layout& layout, const std::size_t* pieces,
+                                  Comp comp, const policy& p, cudaStream_t stream);
+
 }  // namespace warpsort::stages

@@ -144,6 +144,25 @@ sort_result sort_keys(Key* d_keys, std::size_t n, std::size_t capacity, ncclComm
   return sort_keys<Key, Comp>(d_keys, n, capacity, t, stream, comp, o);
 }
 
+/// Key-value pairs (values std::uint32_t or std::uint64_t, any 4- or 8-byte type reinterpreted
+/// as one): sorted by key, stably, in the order of the ranks' inputs taken in rank order (equal
+/// keys keep their (rank, position) order). d_values holds n values with room for `capacity`.
+/// At most 2^32 - 1 pairs a rank (the single-GPU sort_pairs' limit). A rank re-sorts the runs it
+/// receives with the stable single-GPU sort, where keys alone are merged.
+template <class Key, class Value, class Comp = less<Key>>
+sort_result sort_pairs(Key* d_keys, Value* d_values, std::size_t n, std::size_t capacity,
+                       transport& t, cudaStream_t stream = 0, Comp comp = {},
+                       const options& o = {});
+
+/// The same over an NCCL communicator.
+template <class Key, class Value, class Comp = less<Key>>
+sort_result sort_pairs(Key* d_keys, Value* d_values, std::size_t n, std::size_t capacity,
+                       ncclComm_t comm, cudaStream_t stream = 0, Comp comp = {},
+                       const options& o = {}) {
+  nccl_transport t(comm);
+  return sort_pairs<Key, Value, Comp>(d_keys, d_values, n, capacity, t, stream, comp, o);
+}
+
 /// One process driving every GPU of a host: keys[i] on the device of comms[i] (e.g. from
 /// ncclCommInitAll); one host thread a rank. Rethrows the first rank's error, if any.
 template <class Key, class Comp = less<Key>>

@@ -80,44 +80,60 @@ __global__ void from_words_kernel(Key* keys, std::size_t n) {
 
 }  // namespace detail
 
-template <class Key, class Comp>
-sort_result sort_keys(Key* d_keys, std::size_t n, std::size_t capacity, transport& t,
-                      cudaStream_t stream, Comp, const options& o) {
-  using map = detail::order_bits<Key, Comp>;
+namespace detail {
+
+/// Both calls: map the keys to their order's words once every rank has agreed, sort the words
+/// (with their values), map back; a failure where peers may wait on this rank aborts.
+template <class Key, class Comp, class Value>
+sort_result sort_mapped(Key* d_keys, Value* d_values, std::size_t n, std::size_t capacity,
+                        transport& t, cudaStream_t stream, const options& o) {
+  using map = order_bits<Key, Comp>;
   using bits = typename map::bits;
   const policy local = o.local ? *o.local : default_policy<Key>();
+  const unsigned threads = 256;
   const auto map_in = [&](cudaStream_t s) {
     if constexpr (!map::identity) {
-      if (n > 0) {
-        const unsigned threads = 256;
-        detail::to_words_kernel<Key, Comp>
-            <<<static_cast<unsigned>(stages::ceil_div(n, threads)), threads, 0, s>>>(d_keys, n);
-        WARPSORT_CHECK_LAUNCH();
-      }
+      if (n == 0) return;
+      to_words_kernel<Key, Comp>
+          <<<static_cast<unsigned>(stages::ceil_div(n, threads)), threads, 0, s>>>(d_keys, n);
+      WARPSORT_CHECK_LAUNCH();
     }
   };
   const auto map_out = [&](std::size_t count, cudaStream_t s) {
     if constexpr (!map::identity) {
-      if (count > 0) {
-        const unsigned threads = 256;
-        detail::from_words_kernel<Key, Comp>
-            <<<static_cast<unsigned>(stages::ceil_div(count, threads)), threads, 0, s>>>(d_keys,
-                                                                                        count);
-        WARPSORT_CHECK_LAUNCH();
-      }
+      if (count == 0) return;
+      from_words_kernel<Key, Comp>
+          <<<static_cast<unsigned>(stages::ceil_div(count, threads)), threads, 0, s>>>(d_keys,
+                                                                                      count);
+      WARPSORT_CHECK_LAUNCH();
     }
   };
   try {
-    return detail::sort_words<bits>(t, reinterpret_cast<bits*>(d_keys), n, capacity, stream, o,
-                                    local, map_in, map_out);
+    return sort_words<bits, Value>(t, reinterpret_cast<bits*>(d_keys), d_values, n, capacity,
+                                   stream, o, local, map_in, map_out);
   } catch (const input_error&) {
     throw;  // every rank refused alike, before any work
-  } catch (const detail::agreed_failure&) {
+  } catch (const agreed_failure&) {
     throw;  // every rank learned of it and stops alike
   } catch (...) {
     t.abort();  // the peers may wait on this rank
     throw;
   }
+}
+
+}  // namespace detail
+
+template <class Key, class Comp>
+sort_result sort_keys(Key* d_keys, std::size_t n, std::size_t capacity, transport& t,
+                      cudaStream_t stream, Comp, const options& o) {
+  return detail::sort_mapped<Key, Comp, detail::no_values>(d_keys, nullptr, n, capacity, t,
+                                                           stream, o);
+}
+
+template <class Key, class Value, class Comp>
+sort_result sort_pairs(Key* d_keys, Value* d_values, std::size_t n, std::size_t capacity,
+                       transport& t, cudaStream_t stream, Comp, const options& o) {
+  return detail::sort_mapped<Key, Comp, Value>(d_keys, d_values, n, capacity, t, stream, o);
 }
 
 #define WARPSORT_INSTANTIATE_DISTRIBUTED_(name, Key)                                          \
@@ -127,5 +143,16 @@ sort_result sort_keys(Key* d_keys, std::size_t n, std::size_t capacity, transpor
                                                     cudaStream_t, greater<Key>, const options&);
 WARPSORT_FOR_EACH_KEY_TYPE(WARPSORT_INSTANTIATE_DISTRIBUTED_)
 #undef WARPSORT_INSTANTIATE_DISTRIBUTED_
+
+#define WARPSORT_INSTANTIATE_DISTRIBUTED_PAIRS_(Key, Value)                                     \
+  template sort_result sort_pairs<Key, Value, less<Key>>(Key*, Value*, std::size_t, std::size_t, \
+                                                         transport&, cudaStream_t, less<Key>,    \
+                                                         const options&);                        \
+  template sort_result sort_pairs<Key, Value, greater<Key>>(Key*, Value*, std::size_t,          \
+                                                            std::size_t, transport&,            \
+                                                            cudaStream_t, greater<Key>,          \
+                                                            const options&);
+WARPSORT_FOR_EACH_KEY_VALUE(WARPSORT_INSTANTIATE_DISTRIBUTED_PAIRS_)
+#undef WARPSORT_INSTANTIATE_DISTRIBUTED_PAIRS_
 
 }  // namespace warpsort::distributed

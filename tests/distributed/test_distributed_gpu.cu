@@ -195,6 +195,99 @@ TYPED_TEST(DistributedKeys, AnyRanksEveryDistributionBothOrders) {
   }
 }
 
+/// Pairs on P threads: keys with their global input index (rank offset + position) as values.
+template <class Key, class Value, class Comp>
+void expect_stable_pairs(int P, const std::string& dist, const std::vector<std::size_t>& counts,
+                         bool rebalance) {
+  distributed::options o;
+  o.rebalance = rebalance;
+  const auto inputs = make_inputs<Key, Comp>(dist, counts, 300 + P);
+  std::size_t total = 0;
+  for (const auto& v : inputs) total += v.size();
+  std::vector<std::size_t> capacity;
+  for (int r = 0; r < P; ++r)
+    capacity.push_back(rebalance ? inputs[r].size()
+                                 : std::max(inputs[r].size(),
+                                            distributed::required_capacity(total, P, r, o)));
+  warpsort::testing::thread_group group(P);
+  std::vector<std::vector<Key>> out_keys(P);
+  std::vector<std::vector<Value>> out_values(P);
+  std::vector<std::string> errors(P);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < P; ++r)
+    threads.emplace_back([&, r] {
+      try {
+        WARPSORT_CUDA_CHECK(cudaSetDevice(0));
+        std::size_t offset = 0;
+        for (int q = 0; q < r; ++q) offset += inputs[q].size();
+        std::vector<Value> index(inputs[r].size());
+        for (std::size_t i = 0; i < index.size(); ++i) index[i] = static_cast<Value>(offset + i);
+        const std::size_t cap = std::max<std::size_t>(capacity[r], 1);
+        warpsort::detail::device_buffer<Key> keys(cap);
+        warpsort::detail::device_buffer<Value> values(cap);
+        if (!index.empty()) {
+          WARPSORT_CUDA_CHECK(cudaMemcpy(keys.get(), inputs[r].data(), index.size() * sizeof(Key),
+                                         cudaMemcpyHostToDevice));
+          WARPSORT_CUDA_CHECK(cudaMemcpy(values.get(), index.data(), index.size() * sizeof(Value),
+                                         cudaMemcpyHostToDevice));
+        }
+        warpsort::testing::thread_transport t(group, r);
+        cudaStream_t stream;
+        WARPSORT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+        const auto res = distributed::sort_pairs<Key, Value, Comp>(
+            keys.get(), values.get(), inputs[r].size(), capacity[r], t, stream, Comp{}, o);
+        WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
+        WARPSORT_CUDA_CHECK(cudaStreamDestroy(stream));
+        out_keys[r] = warpsort::testing::to_host(keys.get(), res.count);
+        out_values[r] = warpsort::testing::to_host(values.get(), res.count);
+      } catch (const std::exception& e) {
+        errors[r] = e.what();
+        group.abort();
+      }
+    });
+  for (auto& th : threads) th.join();
+  const std::string label = "pairs P " + std::to_string(P) + " " + dist +
+                            (rebalance ? " rebalanced" : "");
+  for (int r = 0; r < P; ++r) ASSERT_EQ(errors[r], "") << label << ": rank " << r;
+  // the reference: a stable sort of (key, global index) by key, compared in the order's words
+  std::vector<Key> all;
+  for (const auto& v : inputs) all.insert(all.end(), v.begin(), v.end());
+  std::vector<std::size_t> order(all.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const auto w = words<Key, Comp>(all);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return w[a] < w[b]; });
+  std::vector<Value> got_values;
+  std::vector<Key> got_keys;
+  for (int r = 0; r < P; ++r) {
+    if (rebalance) {
+      EXPECT_EQ(out_keys[r].size(), inputs[r].size()) << label;
+    }
+    got_keys.insert(got_keys.end(), out_keys[r].begin(), out_keys[r].end());
+    got_values.insert(got_values.end(), out_values[r].begin(), out_values[r].end());
+  }
+  ASSERT_EQ(got_values.size(), order.size()) << label;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    ASSERT_EQ(static_cast<std::size_t>(got_values[i]), order[i])
+        << label << ": position " << i << " (stable order of equal keys across ranks)";
+    ASSERT_EQ((words<Key, Comp>({got_keys[i]})[0]), w[order[i]]) << label << ": key at " << i;
+  }
+}
+
+TEST(DistributedPairs, StableAcrossRanksEveryKeyWidthBothValues) {
+  WARPSORT_REQUIRE_GPU();
+  for (int P : {1, 2, 3, 4})
+    for (const std::string dist : {"uniform", "all_equal", "eight_distinct"})
+      for (bool rebalance : {false, true}) {
+        const std::vector<std::size_t> even(P, 30011);
+        std::vector<std::size_t> uneven(P, 0);
+        for (int r = 0; r < P; ++r) uneven[r] = r % 2 ? 70001 : 1000 * static_cast<std::size_t>(r);
+        expect_stable_pairs<std::uint32_t, std::uint32_t, less<std::uint32_t>>(P, dist, even, rebalance);
+        expect_stable_pairs<float, std::uint64_t, greater<float>>(P, dist, uneven, rebalance);
+        expect_stable_pairs<std::int64_t, std::uint32_t, less<std::int64_t>>(P, dist, uneven, rebalance);
+        expect_stable_pairs<double, std::uint64_t, less<double>>(P, dist, even, rebalance);
+      }
+}
+
 TEST(Distributed, LargeInputsMergeManyGroupsAndStayBalanced) {
   WARPSORT_REQUIRE_GPU();
   // Enough keys that every rank's merge has thousands of groups; balance within 1.1x the mean

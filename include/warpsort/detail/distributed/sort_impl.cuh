@@ -24,6 +24,7 @@
 #include <cub/device/device_merge_sort.cuh>
 
 #include <algorithm>
+#include <type_traits>
 #include <array>
 #include <string>
 #include <vector>
@@ -167,9 +168,42 @@ struct rank_needs {
   std::size_t receive_bound, capacity, temp_bytes;
 };
 
+/// Keys alone (Value = no_values) or key-value pairs.
+struct no_values {};
+template <class Value>
+constexpr bool has_values = !std::is_same_v<Value, no_values>;
+template <class Value>
+constexpr std::size_t value_bytes = has_values<Value> ? sizeof(Value) : 0;
+
+/// The single-GPU sort of words (with their values): stable for pairs, so equal keys keep their
+/// order, and with it the global (rank, position) order. With a null temp, the bytes it needs.
+template <class Bits, class Value>
+std::size_t sort_locally(void* temp, std::size_t bytes, const Bits* keys_in, Bits* keys_out,
+                         const Value* values_in, Value* values_out, std::size_t n,
+                         cudaStream_t stream, const policy& local) {
+  if constexpr (has_values<Value>)
+    warpsort::sort_pairs<Bits, Value, less<Bits>>(temp, bytes, keys_in, keys_out, values_in,
+                                                  values_out, n, {}, stream, local);
+  else
+    warpsort::sort_keys<Bits, less<Bits>>(temp, bytes, keys_in, keys_out, n, {}, stream, local);
+  return bytes;
+}
+template <class Bits, class Value>
+std::size_t sort_locally_bytes(std::size_t n, const policy& local) {
+  return sort_locally<Bits, Value>(nullptr, 0, nullptr, nullptr, nullptr, nullptr, n, 0, local);
+}
+
+/// Bytes of merging the received runs: keys merge them (merge_runs); pairs sort them again,
+/// stably (sort_pairs), which keeps the runs' (rank, position) order among equal keys.
+template <class Bits, class Value>
+std::size_t merge_bytes_for(const stages::runs_shape& runs, const policy& local) {
+  if constexpr (has_values<Value>) return sort_locally_bytes<Bits, Value>(runs.keys(), local);
+  else return stages::merge_runs_temp_bytes<Bits>(runs);
+}
+
 /// Everything a rank allocates, given every rank's count (a pure function: every rank computes
 /// every rank's needs and refuses alike).
-template <class Bits>
+template <class Bits, class Value>
 rank_needs needs_of(std::size_t n, std::size_t total, int ranks, int rank, const options& o,
                     const policy& local) {
   rank_needs need{};
@@ -179,11 +213,17 @@ rank_needs needs_of(std::size_t n, std::size_t total, int ranks, int rank, const
                                               balanced_prefix(rank, ranks, total);
   need.receive_bound = std::min(total, bucket_bound(share, stride, ranks));
   need.capacity = o.rebalance ? n : std::max(n, need.receive_bound);  // the input, then the output
-  std::size_t sort_bytes = 0;
-  warpsort::sort_keys<Bits, less<Bits>>(nullptr, sort_bytes, nullptr, nullptr, n, {}, 0, local);
-  const std::size_t merge_bytes =
-      merge_temp_bound<Bits>(need.receive_bound, ranks, local, o.merge_oversampling);
-  const std::size_t words = need.receive_bound * sizeof(Bits);
+  if (has_values<Value> && std::max(n, need.receive_bound) >= (std::size_t{1} << 32)) {
+    need.temp_bytes = ~std::size_t{0};  // refused before this matters (sort_words)
+    return need;
+  }
+  const std::size_t sort_bytes = sort_locally_bytes<Bits, Value>(n, local);
+  std::size_t merge_bytes = 0;
+  if constexpr (has_values<Value>)
+    merge_bytes = sort_locally_bytes<Bits, Value>(need.receive_bound, local);
+  else
+    merge_bytes = merge_temp_bound<Bits>(need.receive_bound, ranks, local, o.merge_oversampling);
+  const std::size_t words = need.receive_bound * (sizeof(Bits) + value_bytes<Value>);
   // step 1's storage is freed before the receive buffer (and, rebalancing, the merged copy)
   need.temp_bytes = std::max(sort_bytes, words + merge_bytes + (o.rebalance ? words : 0));
   return need;
@@ -191,8 +231,8 @@ rank_needs needs_of(std::size_t n, std::size_t total, int ranks, int rank, const
 
 /// The sort of unsigned words (ascending) on this rank; to_words / from_words map the caller's
 /// keys in place once every rank has agreed to go ahead, and back at the end.
-template <class Bits, class ToWords, class FromWords>
-sort_result sort_words(transport& t, Bits* keys, std::size_t n, std::size_t capacity,
+template <class Bits, class Value, class ToWords, class FromWords>
+sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, std::size_t capacity,
                        cudaStream_t stream, const options& o, const policy& local, ToWords to_words,
                        FromWords from_words) {
   const int ranks = t.size(), me = t.rank();
@@ -221,7 +261,8 @@ sort_result sort_words(transport& t, Bits* keys, std::size_t n, std::size_t capa
   std::size_t free_bytes = 0, total_bytes = 0;
   WARPSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   rank_status mine{n, capacity, free_bytes, status_ok, 0};
-  if (n > 0 && keys == nullptr) mine.code = status_null_keys;
+  if (n > 0 && (keys == nullptr || (has_values<Value> && values == nullptr)))
+    mine.code = status_null_keys;
   else if (n > capacity) mine.code = status_over_capacity;
   WARPSORT_CUDA_CHECK(cudaMemcpyAsync(statuses + P, &mine, sizeof mine, cudaMemcpyHostToDevice,
                                       stream));
@@ -238,9 +279,12 @@ sort_result sort_words(transport& t, Bits* keys, std::size_t n, std::size_t capa
   std::string refused;
   for (int p = 0; p < ranks; ++p) {
     const rank_status& s = all[static_cast<std::size_t>(p)];
-    const rank_needs need = needs_of<Bits>(s.n, total, ranks, p, o, local);
+    const rank_needs need = needs_of<Bits, Value>(s.n, total, ranks, p, o, local);
     std::string why;
-    if (s.code == status_null_keys) why = "null key pointer with n = " + std::to_string(s.n);
+    if (s.code == status_null_keys) why = "null key or value pointer with n = " + std::to_string(s.n);
+    else if (has_values<Value> && std::max<std::size_t>(s.n, need.receive_bound) >= (std::size_t{1} << 32))
+      why = "pairs: at most 2^32 - 1 a rank (n = " + std::to_string(s.n) + ", may receive " +
+            std::to_string(need.receive_bound) + ")";
     else if (s.code == status_over_capacity)
       why = "n = " + std::to_string(s.n) + " exceeds its capacity " + std::to_string(s.capacity);
     else if (s.capacity < need.capacity)
@@ -275,9 +319,7 @@ sort_result sort_words(transport& t, Bits* keys, std::size_t n, std::size_t capa
                                                      static_cast<sample*>(nullptr),
                                                      static_cast<std::int64_t>(P * slots),
                                                      by_sample_order{}, stream));
-  std::size_t sort_bytes = 0;
-  warpsort::sort_keys<Bits, less<Bits>>(nullptr, sort_bytes, nullptr, nullptr, n, {}, stream,
-                                        local);
+  std::size_t sort_bytes = sort_locally_bytes<Bits, Value>(n, local);
   stages::temp_carver carve(nullptr);
   const auto lay_out = [&](stages::temp_carver& c) {
     control_arrays a{};
@@ -299,8 +341,7 @@ sort_result sort_words(transport& t, Bits* keys, std::size_t n, std::size_t capa
     const control_arrays a = lay_out(c);
     void* sort_temp = c.take_bytes(sort_bytes);
     step1_bytes = control_bytes + sort_bytes;
-    warpsort::sort_keys<Bits, less<Bits>>(sort_temp, sort_bytes, keys, keys, n, {}, stream,
-                                          local);
+    sort_locally<Bits, Value>(sort_temp, sort_bytes, keys, keys, values, values, n, stream, local);
     events.mark(1);
     if (ranks == 1) {  // one rank: its sorted keys are the whole; nothing to split or move
       result.count = n;
@@ -360,35 +401,73 @@ sort_result sort_words(transport& t, Bits* keys, std::size_t n, std::size_t capa
   for (std::size_t p = 0; p < P; ++p) lengths[p] = result.sent[p * P + static_cast<std::size_t>(me)];
   const stages::runs_shape runs = stages::make_runs_shape(
       lengths.data(), ranks, local.group_capacity, o.merge_oversampling);
-  const std::size_t merge_bytes = stages::merge_runs_temp_bytes<Bits>(runs);
+  const std::size_t merge_bytes = merge_bytes_for<Bits, Value>(runs, local);
+  constexpr std::size_t vbytes = value_bytes<Value>;
   stages::temp_carver rc(nullptr);
-  rc.take<Bits>(received);
-  rc.take_bytes(merge_bytes);
-  rc.take<Bits>(o.rebalance ? received : 0);
+  const auto lay_out_receive = [&](stages::temp_carver& c) {
+    struct {
+      Bits *incoming, *merged;
+      unsigned char *incoming_values, *merged_values;
+      void* merge_temp;
+    } r{};
+    r.incoming = c.take<Bits>(received);
+    r.incoming_values = c.take<unsigned char>(received * vbytes);
+    r.merge_temp = c.take_bytes(merge_bytes);
+    r.merged = o.rebalance ? c.take<Bits>(received) : keys;
+    r.merged_values = o.rebalance ? c.take<unsigned char>(received * vbytes)
+                                  : reinterpret_cast<unsigned char*>(values);
+    return r;
+  };
+  lay_out_receive(rc);
   stream_allocation receive(rc.used(), stream);
   agree(t, receive.ok() ? 0 : 1, codes, stream,
         "allocating " + std::to_string(rc.used()) + " bytes to receive and merge");
   stages::temp_carver c(receive.get());
-  Bits* const incoming = c.take<Bits>(received);
-  void* const merge_temp = c.take_bytes(merge_bytes);
-  Bits* const merged = o.rebalance ? c.take<Bits>(received) : keys;
+  const auto buffers = lay_out_receive(c);
+  Bits* const incoming = buffers.incoming;
+  Bits* const merged = buffers.merged;
   result.temp_bytes = std::max(step1_bytes, rc.used());
+  // keys, then their values, each an all-to-all of the same counts
+  const auto exchange = [&](const Bits* from_keys, const unsigned char* from_values,
+                            const std::vector<std::size_t>& send_at,
+                            const std::vector<std::size_t>& send_n, Bits* to_keys,
+                            unsigned char* to_values, const std::vector<std::size_t>& recv_at,
+                            const std::vector<std::size_t>& recv_n) {
+    const auto scaled = [](const std::vector<std::size_t>& v, std::size_t by) {
+      std::vector<std::size_t> out(v.size());
+      for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[i] * by;
+      return out;
+    };
+    t.all_to_all(from_keys, scaled(send_at, sizeof(Bits)), scaled(send_n, sizeof(Bits)), to_keys,
+                 scaled(recv_at, sizeof(Bits)), scaled(recv_n, sizeof(Bits)), stream);
+    if constexpr (has_values<Value>)
+      t.all_to_all(from_values, scaled(send_at, vbytes), scaled(send_n, vbytes), to_values,
+                   scaled(recv_at, vbytes), scaled(recv_n, vbytes), stream);
+  };
 
-  std::vector<std::size_t> send_off(P), send_bytes(P), recv_off(P), recv_bytes(P);
+  // (in keys: positions and counts; scaled to bytes for keys and for values)
+  std::vector<std::size_t> send_off(P), send_n(P), recv_off(P), recv_n(P);
   std::size_t at = 0;
   for (std::size_t p = 0; p < P; ++p) {
-    send_off[p] = at * sizeof(Bits);
-    send_bytes[p] = result.sent[static_cast<std::size_t>(me) * P + p] * sizeof(Bits);
-    at += result.sent[static_cast<std::size_t>(me) * P + p];
-    recv_off[p] = runs.start[p] * sizeof(Bits);
-    recv_bytes[p] = lengths[p] * sizeof(Bits);
+    send_off[p] = at;
+    send_n[p] = result.sent[static_cast<std::size_t>(me) * P + p];
+    at += send_n[p];
+    recv_off[p] = runs.start[p];
+    recv_n[p] = lengths[p];
   }
-  t.all_to_all(keys, send_off, send_bytes, incoming, recv_off, recv_bytes, stream);
+  exchange(keys, reinterpret_cast<const unsigned char*>(values), send_off, send_n, incoming,
+           buffers.incoming_values, recv_off, recv_n);
   events.mark(3);
 
   // 4. merge the P runs
-  stages::merge_runs<Bits>(incoming, merged, runs, local.group_capacity, merge_temp,
-                           merge_bytes, stream);
+  if constexpr (has_values<Value>)
+    sort_locally<Bits, Value>(buffers.merge_temp, merge_bytes, incoming, merged,
+                              reinterpret_cast<const Value*>(buffers.incoming_values),
+                              reinterpret_cast<Value*>(buffers.merged_values), received, stream,
+                              local);
+  else
+    stages::merge_runs<Bits>(incoming, merged, runs, local.group_capacity, buffers.merge_temp,
+                             merge_bytes, stream);
   events.mark(4);
 
   // 5. rebalance: contiguous ranges to the ranks whose input positions they cover
@@ -398,12 +477,13 @@ sort_result sort_words(transport& t, Bits* keys, std::size_t n, std::size_t capa
     const std::vector<segment> out = overlaps(have, offsets, me, true);
     const std::vector<segment> in = overlaps(have, offsets, me, false);
     for (std::size_t p = 0; p < P; ++p) {
-      send_off[p] = out[p].from * sizeof(Bits);
-      send_bytes[p] = out[p].count * sizeof(Bits);
-      recv_off[p] = in[p].to * sizeof(Bits);
-      recv_bytes[p] = in[p].count * sizeof(Bits);
+      send_off[p] = out[p].from;
+      send_n[p] = out[p].count;
+      recv_off[p] = in[p].to;
+      recv_n[p] = in[p].count;
     }
-    t.all_to_all(merged, send_off, send_bytes, keys, recv_off, recv_bytes, stream);
+    exchange(merged, buffers.merged_values, send_off, send_n, keys,
+             reinterpret_cast<unsigned char*>(values), recv_off, recv_n);
     result.count = n;
     result.counts = counts;
   }

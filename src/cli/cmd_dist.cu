@@ -344,12 +344,16 @@ nlohmann::json run_one(distributed::transport& t, const dist_options& o, const s
     } else {
       device_buffer<Key> all(std::max<std::size_t>(total, 1));
       device_buffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
-      const auto write_all = [&] {  // every rank's keys, as each rank generated them
-        for (int r = 0; r < P; ++r) {
-          const std::size_t at = dd::balanced_prefix(r, P, total);
-          const std::size_t len = dd::balanced_prefix(r + 1, P, total) - at;
-          rank_input<Key>(o, dist, len, at, r).write(all.get() + at, stream);
-        }
+      // every rank's keys, as each rank generated them: drawn once, written before every run
+      std::vector<rank_input<Key>> inputs;
+      std::vector<std::size_t> starts;
+      for (int r = 0; r < P; ++r) {
+        starts.push_back(dd::balanced_prefix(r, P, total));
+        inputs.emplace_back(o, dist, dd::balanced_prefix(r + 1, P, total) - starts.back(),
+                            starts.back(), r);
+      }
+      const auto write_all = [&] {
+        for (int r = 0; r < P; ++r) inputs[r].write(all.get() + starts[r], stream);
       };
       std::vector<double> ms;
       bool valid = true;

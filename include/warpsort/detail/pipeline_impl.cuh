@@ -140,6 +140,12 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
     throw input_error("warpsort::sort_keys: null key pointer");
 
   detail::event_marks<5> events(times != nullptr, stream);
+  const auto read_times = [&] {
+    if (!times) return;
+    *times = stage_times{};
+    events.read({&times->sort_chunks_ms, &times->merge_pairs_ms, &times->split_ms,
+                 &times->merge_groups_ms});
+  };
   // Each pass writes to the other buffer; the last one must write d_out.
   const int passes = 1 + (tuning.variant >= 5 ? plan.round_count
                                                : plan.merge_rounds +
@@ -164,11 +170,7 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
     if (plan.round_count > 0) round(plan.round_count - 1, 3);
     else events.mark(3);
     events.mark(4);
-    if (times) {
-      *times = stage_times{};
-      events.read({&times->sort_chunks_ms, &times->merge_pairs_ms, &times->split_ms,
-                   &times->merge_groups_ms});
-    }
+    read_times();
     return;
   }
   std::size_t seq = static_cast<std::size_t>(tuning.block_sort_keys);
@@ -195,11 +197,7 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
           plan.sequences, plan.groups, r, layout, s.pieces, comp, tuning, stream);
   }
   events.mark(4);
-  if (times) {
-    *times = stage_times{};
-    events.read({&times->sort_chunks_ms, &times->merge_pairs_ms, &times->split_ms,
-                 &times->merge_groups_ms});
-  }
+  read_times();
 }
 
 }  // namespace detail

@@ -92,14 +92,12 @@ __global__ void cut_at_splitters_kernel(const Bits* keys, std::size_t n, const s
     for (int p = 0; p < ranks; ++p) counts[p] = cuts[p + 1] - cuts[p];
 }
 
-/// Device scratch of the control phases: statuses, samples, counts, failure codes.
+/// Device scratch of the splitters: samples, counts, the sample sort's storage.
 struct control_arrays {
-  rank_status* statuses;  // P + 1 (the last: this rank's, sent)
-  sample* my_samples;     // slots
-  sample* samples;        // P x slots
+  sample* my_samples;        // slots
+  sample* samples;           // P x slots
   std::uint64_t* my_counts;  // P
   std::uint64_t* counts;     // P x P: row = sender
-  std::int32_t* codes;       // P + 1
   void* cub_temp;
 };
 

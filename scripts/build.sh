@@ -3,10 +3,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-# The Python module too where nanobind and Python's headers are there (CTest then tests it).
+# The Python module too, for the Python setup.sh chose (CTest then tests it with that Python).
 python=OFF
-python3 -c "import nanobind, os, sysconfig; assert os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h'))" \
-  2>/dev/null && python=ON
+if [ -n "$WARPSORT_PYTHON" ] && "$WARPSORT_PYTHON" -c "import nanobind, pytest, numpy, os, sysconfig; assert os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h'))" 2>/dev/null; then
+  python=ON
+else
+  echo "build: no Python with nanobind, pytest, numpy and Python.h: the Python module is not built" >&2
+fi
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CUDA_ARCHITECTURES="${CMAKE_CUDA_ARCHITECTURES:-90}" -DWARPSORT_BUILD_PYTHON=$python >/dev/null
+  -DCMAKE_CUDA_ARCHITECTURES="${CMAKE_CUDA_ARCHITECTURES:-90}" -DWARPSORT_BUILD_PYTHON=$python \
+  ${WARPSORT_PYTHON:+-DPython_EXECUTABLE="$WARPSORT_PYTHON"} >/dev/null
 cmake --build build -j"$(nproc)"

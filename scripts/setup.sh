@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(cmake g++ make libgtest-dev libcli11-dev nlohmann-json3-dev libfmt-dev libtbb-dev
-          python3 python3-numpy python3-pandas python3-matplotlib)
+          python3 python3-dev python3-venv python3-numpy python3-pandas python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -24,9 +24,20 @@ if ! command -v nvcc >/dev/null 2>&1; then
 fi
 command -v nvcc >/dev/null 2>&1 || { echo "setup: nvcc not found: install the CUDA toolkit (12.x or 13.x)" >&2; exit 1; }
 
-# The Python module (built when nanobind is importable, tested with pytest): through pip where
-# pip may install; otherwise the build goes on without it, saying so.
-if ! python3 -c "import nanobind, pytest" 2>/dev/null; then
-  python3 -m pip install --quiet nanobind pytest 2>/dev/null ||
-    echo "setup: could not pip-install nanobind and pytest: the Python module will not be built" >&2
+# The Python the module is built and tested with: $WARPSORT_PYTHON if set, else a virtual
+# environment of the project's own (.venv, made from the first python3 on PATH) with everything
+# the module's build and tests import. Packages of some other Python (apt's python3-numpy is
+# /usr/bin/python3's) do not count: CMake builds and tests with this one.
+if [ -z "${WARPSORT_PYTHON:-}" ]; then
+  venv="$PWD/.venv"
+  if ! "$venv/bin/python" -c "import nanobind, pytest, numpy" 2>/dev/null; then
+    echo "setup: making $venv (nanobind, pytest, numpy) for the Python module" >&2
+    if python3 -m venv "$venv" && "$venv/bin/python" -m pip install --quiet nanobind pytest numpy; then
+      :
+    else
+      echo "setup: could not make $venv: the Python module will not be built" >&2
+    fi
+  fi
+  "$venv/bin/python" -c "import nanobind, pytest, numpy" 2>/dev/null && WARPSORT_PYTHON="$venv/bin/python"
 fi
+export WARPSORT_PYTHON="${WARPSORT_PYTHON:-}"

@@ -80,14 +80,19 @@ merge_round plan_round(std::size_t n, std::size_t seq_keys, std::size_t set_sequ
                        const policy& p);
 
 /// Sorts n keys of d_in into d_out by `comp`. With d_temp == nullptr only sets temp_bytes.
+/// d_out may be d_in (in place); any other overlap of d_in, d_out and the temporary storage is
+/// refused (input_error) before any work.
 /// Throws warpsort::cuda_error on any CUDA failure and warpsort::input_error on bad arguments.
 template <class Key, class Comp = less<Key>>
 void sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_out, std::size_t n,
                Comp comp = {}, cudaStream_t stream = 0,
                const policy& tuning = default_policy<Key>(), stage_times* times = nullptr);
 
-/// Sorts key-value pairs by key: keys_in/values_in into keys_out/values_out (in place allowed).
-/// Stable: equal keys keep their input order. Values: std::uint32_t or std::uint64_t (any other
+/// Sorts key-value pairs by key: keys_in/values_in into keys_out/values_out. In place is
+/// allowed: keys_out == keys_in and/or values_out == values_in, each exactly; any other overlap
+/// of the four arrays and the temporary storage (keys and values sharing memory, an output
+/// over the other input, ranges offset from each other) is refused (input_error) before any
+/// work. Stable: equal keys keep their input order. Values: std::uint32_t or std::uint64_t (any other
 /// 4- or 8-byte value type can be passed reinterpreted as one of them; for an argsort pass the
 /// indices 0..n-1). At most 2^32 - 1 pairs. Temporary storage: two items of
 /// (key, value, 32-bit index) per pair plus O(n / 128).

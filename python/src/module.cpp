@@ -1,12 +1,14 @@
 // warpsort._warpsort: the nanobind bindings over sorts.hpp. Arrays arrive as raw pointers (the
 // Python layer reads them from __cuda_array_interface__, DLPack or NumPy); errors become Python
 // exceptions carrying the library's message.
+#include "dlpack_export.hpp"
 #include "sorts.hpp"
 
 #include <warpsort/error.hpp>
 
 #include <nanobind/nanobind.h>
-#include <nanobind/ndarray.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -66,41 +68,43 @@ NB_MODULE(_warpsort, m) {
   m.def("stream_wait", &wp::stream_wait, nb::arg("consumer"), nb::arg("producer"),
         nb::arg("device"));
 
-  // Result memory for frameworks warpsort cannot allocate in (handed over by DLPack): freed
-  // with cudaFree when the last owner lets go.
-  m.def(
-      "device_array",
-      [](size_t n, const std::string& dtype, int device) {
-        const bool is_float = dtype.rfind("float", 0) == 0;
-        const bool is_unsigned = dtype.rfind("uint", 0) == 0;
-        const int bits = std::stoi(dtype.substr(is_float ? 5 : is_unsigned ? 4 : 3));
-        const std::uintptr_t p = wp::device_alloc(n * static_cast<size_t>(bits / 8), device);
-        nb::capsule owner(reinterpret_cast<void*>(p), [](void* q) noexcept { cudaFree(q); });
-        const size_t shape[1] = {n};
-        nb::dlpack::dtype t{static_cast<uint8_t>(is_float      ? nb::dlpack::dtype_code::Float
-                                                 : is_unsigned ? nb::dlpack::dtype_code::UInt
-                                                               : nb::dlpack::dtype_code::Int),
-                            static_cast<uint8_t>(bits), 1};
-        return nb::ndarray<>(reinterpret_cast<void*>(p), 1, shape, owner, nullptr, t,
-                             nb::device::cuda::value, device);
-      },
-      nb::arg("n"), nb::arg("dtype"), nb::arg("device"));
+  // Result memory for frameworks warpsort cannot allocate in (JAX and other DLPack-only ones):
+  // handed over through __dlpack__, freed with cudaFree when the last owner lets go.
+  nb::class_<wp::exported_array>(m, "DeviceArray",
+                                 "1-D device memory of warpsort's own, exported through DLPack.")
+      .def(nb::init<std::size_t, int, int, int>(), nb::arg("n"), nb::arg("code"),
+           nb::arg("bits"), nb::arg("device"))
+      .def_prop_ro("ptr", &wp::exported_array::address)
+      .def_prop_ro("size", &wp::exported_array::size)
+      .def("__dlpack_device__",
+           [](const wp::exported_array& a) { return nb::make_tuple(int(wp::dlpack::cuda), a.device()); })
+      .def(
+          "__dlpack__",
+          [](const wp::exported_array& a, nb::handle stream, nb::handle max_version,
+             nb::handle dl_device, nb::handle copy) {
+            // The memory is written by a sort the module waits for before it hands the array
+            // over, so it is ready on every stream: `stream` needs no event.
+            (void)stream;
+            if (copy.is_valid() && !copy.is_none() && nb::cast<bool>(copy))
+              throw nb::buffer_error("warpsort.DeviceArray.__dlpack__: copy=True is not supported");
+            if (dl_device.is_valid() && !dl_device.is_none()) {
+              const auto d = nb::cast<std::pair<int, int>>(dl_device);
+              if (d.first != wp::dlpack::cuda || d.second != a.device())
+                throw nb::buffer_error("warpsort.DeviceArray.__dlpack__: dl_device is not the "
+                                       "array's device (see __dlpack_device__)");
+            }
+            bool versioned = false;
+            if (max_version.is_valid() && !max_version.is_none())
+              versioned = nb::cast<std::pair<int, int>>(max_version).first >= 1;
+            return nb::steal(a.to_capsule(versioned));
+          },
+          nb::kw_only(), nb::arg("stream") = nb::none(), nb::arg("max_version") = nb::none(),
+          nb::arg("dl_device") = nb::none(), nb::arg("copy") = nb::none());
 
-  // DLPack-only arrays (no __cuda_array_interface__): nanobind imports them zero-copy; this
-  // reports what the Python layer needs. The source object must outlive the use of the pointer.
-  m.def(
-      "dlpack_info",
-      [](nb::ndarray<nb::ro> a) {
-        nb::list shape, strides;
-        for (size_t i = 0; i < a.ndim(); ++i) {
-          shape.append(a.shape(i));
-          strides.append(a.stride(i));
-        }
-        const nb::dlpack::dtype t = a.dtype();
-        return nb::make_tuple(reinterpret_cast<std::uintptr_t>(a.data()), nb::tuple(shape),
-                              nb::tuple(strides), int(t.code), int(t.bits), int(t.lanes),
-                              a.device_type(), a.device_id());
-      },
-      nb::arg("array"),
-      "(ptr, shape, strides in elements, dtype code, bits, lanes, device type, device id)");
+  // DLPack-only arrays: what the Python layer needs of a capsule from x.__dlpack__(stream=...)
+  // (the capsule is not consumed: the producer's destructor frees it, and the array it came
+  // from must outlive the use of the pointer).
+  m.def("dlpack_info", &wp::capsule_info, nb::arg("capsule"),
+        "(ptr, shape, strides in elements or None, dtype code, bits, lanes, device type, device "
+        "id, read-only)");
 }

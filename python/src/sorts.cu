@@ -2,6 +2,7 @@
 // value types (include/warpsort/key_types.hpp), every CUDA call checked.
 #include "sorts.hpp"
 
+#include <warpsort/detail/aliasing.hpp>
 #include <warpsort/key_types.hpp>
 #include <warpsort/warpsort.cuh>
 
@@ -39,8 +40,11 @@ void with_value_type(const std::string& name, F&& f) {
 }
 
 void check(cudaError_t code, const char* what) {
-  if (code != cudaSuccess)
-    throw warpsort::cuda_error(code, std::string("warpsort (python): ") + what + " failed: " +
+  if (code == cudaSuccess) return;
+  // a failed call also sets the runtime's last error: clear it, or the next launch check of
+  // this thread (cudaGetLastError) would report this failure as its own
+  cudaGetLastError();
+  throw warpsort::cuda_error(code, std::string("warpsort (python): ") + what + " failed: " +
                                          cudaGetErrorName(code) + " (" + cudaGetErrorString(code) +
                                          ")");
 }
@@ -238,9 +242,18 @@ step_times argsort(std::uintptr_t keys_in, std::uintptr_t indices, std::size_t n
   const bool widen = index_dtype == "int64";
   if (!widen && index_dtype != "uint32")
     throw dtype_error("warpsort.argsort: indices are uint32 or int64 (got " + index_dtype + ")");
+  const std::size_t index_size = widen ? sizeof(std::int64_t) : sizeof(std::uint32_t);
   warpsort::stage_times t;
   with_key_type(dtype, [&](auto key_tag) {
     using Key = typename decltype(key_tag)::type;
+    // the indices may be written over the keys exactly (the keys are read before the indices
+    // are written); any other overlap is refused
+    warpsort::detail::refuse_overlaps(
+        "warpsort.argsort",
+        {{"x", reinterpret_cast<const void*>(keys_in), n * sizeof(Key)},
+         {"out", reinterpret_cast<const void*>(indices), n * index_size}},
+        {{0, 1}});
+    const bool over_keys = n > 0 && keys_in == indices;
     device_guard guard(device);
     const cudaStream_t stream = as_stream(stream_id);
     with_order<Key>(descending, [&](auto comp) {
@@ -249,13 +262,15 @@ step_times argsort(std::uintptr_t keys_in, std::uintptr_t indices, std::size_t n
       warpsort::sort_pairs<Key, std::uint32_t>(nullptr, bytes, kin, nullptr, nullptr, nullptr, n,
                                                comp, stream);
       if (n == 0) return;
-      // one allocation: the sorted keys (discarded), the 32-bit indices when widened, the sort's
+      // one allocation: the sorted keys (discarded), the 32-bit indices unless they are sorted
+      // in the output itself, the sort's storage
+      const bool own_indices = widen || over_keys;
       const std::size_t keys_bytes = round_up(n * sizeof(Key));
-      const std::size_t index_bytes = widen ? round_up(n * sizeof(std::uint32_t)) : 0;
+      const std::size_t index_bytes = own_indices ? round_up(n * sizeof(std::uint32_t)) : 0;
       stream_buffer temp(keys_bytes + index_bytes + bytes, stream);
       Key* kout = temp.at<Key>(0);
-      std::uint32_t* idx = widen ? temp.at<std::uint32_t>(keys_bytes)
-                                 : reinterpret_cast<std::uint32_t*>(indices);
+      std::uint32_t* idx = own_indices ? temp.at<std::uint32_t>(keys_bytes)
+                                       : reinterpret_cast<std::uint32_t*>(indices);
       iota_kernel<<<blocks_for(n), 256, 0, stream>>>(idx, n);
       check(cudaGetLastError(), "iota_kernel launch");
       warpsort::sort_pairs<Key, std::uint32_t>(temp.at<char>(keys_bytes + index_bytes), bytes, kin,
@@ -265,6 +280,10 @@ step_times argsort(std::uintptr_t keys_in, std::uintptr_t indices, std::size_t n
       if (widen) {
         widen_kernel<<<blocks_for(n), 256, 0, stream>>>(idx, reinterpret_cast<std::int64_t*>(indices), n);
         check(cudaGetLastError(), "widen_kernel launch");
+      } else if (own_indices) {
+        check(cudaMemcpyAsync(reinterpret_cast<void*>(indices), idx, n * sizeof(std::uint32_t),
+                              cudaMemcpyDeviceToDevice, stream),
+              "cudaMemcpyAsync (indices)");
       }
     });
   });

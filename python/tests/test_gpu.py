@@ -355,3 +355,17 @@ def test_too_little_memory_is_a_runtime_error_and_leaves_out_alone():
     with pytest.raises(RuntimeError, match="(?i)memory"):
         warpsort.sort(claims, out=claims)
     cp.testing.assert_array_equal(base, cp.arange(1024, dtype=cp.uint64))
+
+
+def test_a_failed_allocation_does_not_fail_the_next_call():
+    # the failed allocation's error must not be left for the next call's launch check to find
+    cp = pytest.importorskip("cupy")
+    base = cp.arange(1024, dtype=cp.uint64)
+    _, total = cp.cuda.runtime.memGetInfo()
+    claims = _ClaimsMore(base, 2 * total // 8)
+    with pytest.raises(RuntimeError, match="(?i)memory"):
+        warpsort.sort(claims, out=claims)
+    x = cp.asarray([3, 1, 2], dtype=cp.uint32)
+    cp.testing.assert_array_equal(warpsort.argsort(x), cp.asarray([1, 2, 0]))
+    warpsort.argsort(x, out=x)
+    cp.testing.assert_array_equal(x, cp.asarray([1, 2, 0], dtype=cp.uint32))

@@ -6,6 +6,7 @@
 //    sorts as a uint64 key (min/max networks, 8 bytes a pass); afterwards the index gathers
 //    each value (and, for floats, whose -0.0 and +0.0 share order bits, each key).
 //  - other keys: (key, value, index) items under (key, index) order, unpacked at the end.
+#include <warpsort/detail/aliasing.hpp>
 #include <warpsort/detail/pair_item.cuh>
 #include <warpsort/detail/stages/index_math.hpp>
 #include <warpsort/detail/stages/temp_storage.hpp>
@@ -152,6 +153,14 @@ void sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* 
                 cudaStream_t stream, const policy& tuning, stage_times* times) {
   if (n > cuda::std::numeric_limits<std::uint32_t>::max())
     throw input_error("warpsort::sort_pairs: at most 2^32 - 1 pairs (got " + std::to_string(n) + ")");
+  if (d_temp != nullptr)
+    detail::refuse_overlaps("warpsort::sort_pairs",
+                            {{"keys_in", keys_in, n * sizeof(Key)},
+                             {"keys_out", keys_out, n * sizeof(Key)},
+                             {"values_in", values_in, n * sizeof(Value)},
+                             {"values_out", values_out, n * sizeof(Value)},
+                             {"the temporary storage", d_temp, temp_bytes}},
+                            {{0, 1}, {2, 3}});
   if constexpr (order_traits<Key, Comp>::packs_into_u64) {
     detail::sort_pairs_packed<Key, Value, Comp>(d_temp, temp_bytes, keys_in, keys_out, values_in,
                                                 values_out, n, stream, tuning, times);

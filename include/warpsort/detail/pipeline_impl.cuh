@@ -1,6 +1,7 @@
 #pragma once
 // The four steps chained on one stream. The plan (every size and count) follows from n and the
 // policy alone, so nothing is read back from the device until the sort is done.
+#include <warpsort/detail/aliasing.hpp>
 #include <warpsort/detail/event_marks.hpp>
 #include <warpsort/detail/stages/index_math.hpp>
 #include <warpsort/detail/stages/stages.hpp>
@@ -205,6 +206,12 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
 template <class Key, class Comp>
 void sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_out, std::size_t n,
                Comp comp, cudaStream_t stream, const policy& tuning, stage_times* times) {
+  if (d_temp != nullptr)
+    detail::refuse_overlaps("warpsort::sort_keys",
+                            {{"keys_in", d_in, n * sizeof(Key)},
+                             {"keys_out", d_out, n * sizeof(Key)},
+                             {"the temporary storage", d_temp, temp_bytes}},
+                            {{0, 1}});
   if constexpr (order_traits<Key, Comp>::sorts_as_bits)
     detail::sort_floats_as_bits<Key, Comp>(d_temp, temp_bytes, d_in, d_out, n, stream, tuning,
                                            times);

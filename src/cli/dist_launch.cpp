@@ -235,6 +235,10 @@ int run_dist(dist_options o) {
                               std::to_string(ranks), std::string("--nccl-id"), hex,
                               std::string("--report-dir"), report_dir})
       args.push_back(extra);
+    // built before fork: the child of a threaded process (CUDA, NCCL's bootstrap) only execs
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
     const pid_t pid = fork();
     if (pid < 0) {
       stop_ranks(children);
@@ -247,11 +251,7 @@ int run_dist(dist_options o) {
       signal(SIGINT, SIG_DFL);
       signal(SIGTERM, SIG_DFL);
       signal(SIGHUP, SIG_DFL);
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
       execv("/proc/self/exe", argv.data());
-      std::perror("warpsort dist: execv");
       _exit(127);
     }
     children.push_back(pid);

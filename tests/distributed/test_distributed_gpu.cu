@@ -375,10 +375,11 @@ std::vector<ncclComm_t> init_all(const std::vector<int>& devices) {
 
 template <class Key, class Comp>
 void sort_over_nccl(int devices, const std::vector<std::size_t>& n, const std::string& dist,
-                    bool rebalance) {
+                    bool rebalance, const std::vector<ncclComm_t>& shared = {}) {
   std::vector<int> list(devices);
   for (int d = 0; d < devices; ++d) list[d] = d;
-  auto comms = init_all(list);
+  // a communicator per call, or the caller's (kept: initialising one costs about a second)
+  const std::vector<ncclComm_t> comms = shared.empty() ? init_all(list) : shared;
   distributed::options o;
   o.rebalance = rebalance;
   o.timed = true;
@@ -412,7 +413,7 @@ void sort_over_nccl(int devices, const std::vector<std::size_t>& n, const std::s
     }
     cudaFree(keys[d]);
     cudaStreamDestroy(streams[d]);
-    ncclCommDestroy(comms[d]);
+    if (shared.empty()) ncclCommDestroy(comms[d]);
   }
   expect_sorted_whole<Key, Comp>(inputs, runs, o,
                                  "NCCL, " + std::to_string(devices) + " GPUs, " + dist);
@@ -457,11 +458,15 @@ TEST(DistributedNccl, EveryGpuOfThisMachine) {
   middle_empty[0] = 5000;
   middle_empty[D - 1] = 70001;
   layouts.push_back(middle_empty);
+  std::vector<int> list(devices);
+  for (int d = 0; d < devices; ++d) list[d] = d;
+  const std::vector<ncclComm_t> comms = init_all(list);
   for (const auto& counts : layouts)
     for (bool rebalance : {false, true}) {
-      sort_over_nccl<std::uint32_t, less<std::uint32_t>>(devices, counts, "uniform", rebalance);
-      sort_over_nccl<float, greater<float>>(devices, counts, "eight_distinct", rebalance);
+      sort_over_nccl<std::uint32_t, less<std::uint32_t>>(devices, counts, "uniform", rebalance, comms);
+      sort_over_nccl<float, greater<float>>(devices, counts, "eight_distinct", rebalance, comms);
     }
+  for (ncclComm_t c : comms) WARPSORT_NCCL_CHECK(ncclCommDestroy(c));
 }
 
 template <class T>

@@ -638,6 +638,7 @@ int run_fuzz(rank_context& ctx, cudaStream_t stream) {
   double slowest = 0;
   for (const dist_fuzz_case& c : cases) {
     fuzz_outcome r;
+    const auto case_began = std::chrono::steady_clock::now();
     try {
       with_key_type(data::parse_key_type(dist_fuzz_type_names()[static_cast<std::size_t>(c.type)]),
                     [&](auto tag) {
@@ -652,7 +653,8 @@ int run_fuzz(rank_context& ctx, cudaStream_t stream) {
         else order(less<Key>{});
       });
     } catch (const distributed::timeout_error&) {
-      row(c, false, false, std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
+      row(c, false, false,
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - case_began).count());
       throw;
     }
     if (me != 0) continue;

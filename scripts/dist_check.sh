@@ -11,12 +11,18 @@
 #      mpirun, so rank 0 alone runs under the sanitizer).
 # Binaries: the build tree (build/src/cli/warpsort, build/tests/...) or the packed layout of
 # scripts/pack_gpu_binaries.sh (DIR/bin/..., DIR/lib/...):
-#   scripts/dist_check.sh OUT_DIR [BUILD_OR_PACKED_DIR]      (default: build)
+#   scripts/dist_check.sh OUT_DIR [BUILD_OR_PACKED_DIR [PARTS]]
+# BUILD_OR_PACKED_DIR defaults to build; PARTS, a comma list of tests (1 and 2), fuzz (3) and
+# memcheck (4), defaults to all. Each step runs under a hard limit (a hang shows as one), so
+# 'tests' ends within 6 minutes and 'fuzz,memcheck' within 8 whatever happens.
 # OUT_DIR gets at most 8 files, flat: the logs, dist_fuzz.csv (columns ranks, n, type, values,
 # order, rebalance, ended, validated, seconds; P = 2, 3, 4) and summary.txt with the counts.
 set -uo pipefail
 out=$1
 root=${2:-build}
+parts=",${3:-tests,fuzz,memcheck},"
+want() { [[ $parts == *",$1,"* ]]; }
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 if [ -x "$root/bin/warpsort" ]; then
@@ -52,24 +58,27 @@ step() {  # name, seconds allowed, command...: runs it under a hard limit, recor
   return $rc
 }
 
-# 1. the library's tests (every one; none may skip on 2+ GPUs)
-step test_distributed_gpu 240 "$dist_test" > "$out/test_distributed_gpu.log" 2>&1
-grep -E '^\[  (PASSED|FAILED|SKIPPED) |dist fuzz \(test transport\)' "$out/test_distributed_gpu.log" >> "$summary"
+if want tests; then
+  # 1. the library's tests (every one; none may skip on 2+ GPUs)
+  step test_distributed_gpu 200 "$dist_test" > "$out/test_distributed_gpu.log" 2>&1
+  grep -E '^\[  (PASSED|FAILED|SKIPPED) |dist fuzz \(test transport\)' "$out/test_distributed_gpu.log" >> "$summary"
 
-# 2. the CLI as processes: argument errors, the totals that hung, deadline and kill tests
-mkdir -p "$work/cli"
-WARPSORT_CLI_BINARY="$cli" WARPSORT_CLI_TEST_DIR="$work/cli" \
-  step test_cli_process_dist 240 "$cli_test" --gtest_filter='CliProcess.Dist*' \
-  > "$out/test_cli_process_dist.log" 2>&1
-grep -E '^\[  (PASSED|FAILED|SKIPPED) |^\[ +(OK|FAILED) +\] CliProcess.Dist' "$out/test_cli_process_dist.log" >> "$summary"
+  # 2. the CLI as processes: argument errors, the totals that hung, deadline and kill tests
+  mkdir -p "$work/cli"
+  WARPSORT_CLI_BINARY="$cli" WARPSORT_CLI_TEST_DIR="$work/cli" \
+    step test_cli_process_dist 150 "$cli_test" --gtest_filter='CliProcess.Dist*' \
+    > "$out/test_cli_process_dist.log" 2>&1
+  grep -E '^\[  (PASSED|FAILED|SKIPPED) |^\[ +(OK|FAILED) +\] CliProcess.Dist' "$out/test_cli_process_dist.log" >> "$summary"
+fi
 
 # 3. the fuzz over NCCL, one process a GPU, one communicator a run
+if want fuzz; then
 echo "ranks,n,type,values,order,rebalance,ended,validated,seconds" > "$out/dist_fuzz.csv"
 : > "$out/dist_fuzz.log"
 for p in 2 3 4; do
   [ "$p" -le "$gpus" ] || { echo "fuzz P=$p: skipped, $gpus GPU(s)" >> "$summary"; continue; }
   echo "== warpsort dist --gpus $p --fuzz" >> "$out/dist_fuzz.log"
-  step "fuzz_nccl_P$p" 200 "$cli" dist --gpus "$p" --fuzz --seed 35 --out "$work/fuzz$p" \
+  step "fuzz_nccl_P$p" 110 "$cli" dist --gpus "$p" --fuzz --seed 35 --out "$work/fuzz$p" \
     >> "$out/dist_fuzz.log" 2>&1
   if [ -f "$work/fuzz$p/dist_fuzz.csv" ]; then
     tail -n +2 "$work/fuzz$p/dist_fuzz.csv" >> "$out/dist_fuzz.csv"
@@ -82,16 +91,17 @@ for p in 2 3 4; do
   fi
 done
 grep -E '^dist fuzz' "$out/dist_fuzz.log" >> "$summary"
+fi
 
 # 4. memcheck of rank 0 (rank 1 plain), as mpirun would start them: --id-file passes the id
-if [ "$gpus" -ge 2 ]; then
+if want memcheck && [ "$gpus" -ge 2 ]; then
   rm -f "$work/nccl.id"
   args=(dist --id-file "$work/nccl.id" --sizes 0,1,3,11,4099,65539 --reps 1 --warmup 0 --no-baseline
-        --rebalance --timeout 300)
-  (OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 timeout -k 10 400 "$cli" "${args[@]}" \
+        --rebalance --timeout 120)
+  (OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 timeout -k 10 150 "$cli" "${args[@]}" \
      > "$work/rank1.log" 2>&1; echo "rank 1 rc=$?" >> "$work/rank1.log") &
   OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=2 \
-    step memcheck_rank0 400 compute-sanitizer --tool memcheck --report-api-errors no \
+    step memcheck_rank0 140 "$sanitizer" --tool memcheck --report-api-errors no \
     --error-exitcode 90 "$cli" "${args[@]}" > "$out/memcheck.log" 2>&1
   wait
   { echo "== rank 1 (not under the sanitizer)"; cat "$work/rank1.log"; } >> "$out/memcheck.log"

@@ -10,6 +10,7 @@
 #include "cli/bench_config.hpp"
 #include "cli/dist.hpp"
 #include "cli/dist_fuzz.hpp"
+#include "cli/dist_reference.hpp"
 #include "cli/key_dispatch.hpp"
 #include "cli/metadata.hpp"
 #include "data/distributions.hpp"
@@ -585,17 +586,16 @@ fuzz_outcome fuzz_one(rank_context& ctx, const dist_fuzz_case& c, cudaStream_t s
                                        cudaMemcpyDeviceToHost));
     }
     // the reference: every rank's input, in rank order, sorted on the host
-    using bits = typename map::bits;
-    std::vector<std::pair<bits, std::uint64_t>> expected;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> expected;
     expected.reserve(total);
     for (int p = 0; p < P; ++p) {
       const std::vector<Key> in = p == me ? input : fuzz_rank_keys<Key>(c, p, counts[static_cast<std::size_t>(p)]);
       for (std::size_t i = 0; i < in.size(); ++i)
         expected.emplace_back(map::to(in[i]), pairs ? starts[static_cast<std::size_t>(p)] + i : 0);
     }
-    std::sort(expected.begin(), expected.end());  // indices are unique: a stable sort by key
+    sort_reference(expected);  // indices are unique: a stable sort by key
     for (std::size_t i = 0; i < total; ++i) {
-      const bits w = map::to(got[i]);
+      const std::uint64_t w = map::to(got[i]);
       const std::uint64_t v = pairs ? static_cast<std::uint64_t>(got_values[i]) : 0;
       if (w != expected[i].first || v != expected[i].second) {
         why = fmt::format("position {} of {}: key word {} value {}, expected {} value {}", i, total,

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 #include <nccl.h>
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -275,26 +276,38 @@ int run_dist(dist_options o) {
   int result = 0;
   std::string failure;
   while (!running.empty()) {
-    int status = 0;
-    const pid_t pid = waitpid(-1, &status, WNOHANG);
-    if (pid > 0) {
+    // every rank that ended since the last look; a rank killed by a signal is the cause where
+    // its peers then failed too (NCCL reports the lost peer), so it is the one reported
+    std::vector<std::pair<pid_t, int>> ended;
+    for (;;) {
+      int status = 0;
+      const pid_t pid = waitpid(-1, &status, WNOHANG);
+      if (pid < 0 && errno == ECHILD) running.clear();  // none left to wait for
+      if (pid <= 0) break;
       running.erase(std::remove(running.begin(), running.end(), pid), running.end());
-      const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-      if (!ok && failure.empty()) {
-        const int r = rank_of(pid);
-        const std::string message = read_text(file(r, "error"));
-        // a rank's own message names it already where it comes from the sort
-        const std::string prefix = fmt::format("rank {}", r);
-        failure = message.empty()
-                      ? fmt::format("rank {} {} in phase {}", r, describe_exit(status), last_phase(r))
-                  : message.rfind(prefix + ":", 0) == 0 ? message
-                                                        : fmt::format("rank {}: {}", r, message);
-        result = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-        stop_ranks(running);  // its peers may wait on it forever
-      }
-      continue;
+      ended.emplace_back(pid, status);
     }
-    if (pid < 0) break;
+    std::stable_sort(ended.begin(), ended.end(), [](const auto& a, const auto& b) {
+      return WIFSIGNALED(a.second) && !WIFSIGNALED(b.second);
+    });
+    for (const auto& [pid, status] : ended) {
+      const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+      if (ok || !failure.empty()) continue;
+      const int r = rank_of(pid);
+      const std::string message = read_text(file(r, "error"));
+      // a rank's own message names it already where it comes from the sort
+      const std::string prefix = fmt::format("rank {}", r);
+      failure = message.empty()
+                    ? fmt::format("rank {} {} in phase {}", r, describe_exit(status), last_phase(r))
+                : message.rfind(prefix + ":", 0) == 0 ? message
+                                                      : fmt::format("rank {}: {}", r, message);
+      result = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    }
+    if (!failure.empty()) {
+      stop_ranks(running);  // its peers may wait on it forever
+      break;
+    }
+    if (!ended.empty()) continue;
     if (stop_signal != 0) {
       failure = fmt::format("stopped by signal {} ({}); every rank stopped", static_cast<int>(stop_signal),
                             strsignal(stop_signal));

@@ -19,7 +19,10 @@
 // all throw the same warpsort::input_error if one cannot go on; a failed allocation on one rank
 // makes every rank throw at the next agreement point, before keys move. A CUDA or NCCL failure
 // after that (which leaves the peers unable to finish) aborts the communicator (ncclCommAbort:
-// do not use or destroy it afterwards) and throws.
+// do not use or destroy it afterwards) and throws. With options::timeout_seconds every host
+// wait of the call gives up at that deadline: the rank aborts the communicator and throws
+// timeout_error naming itself and the phase (use a non-blocking communicator, config.blocking
+// = 0, so that NCCL's own calls cannot block the host either).
 #pragma once
 
 #include <warpsort/detail/distributed/transport.hpp>
@@ -32,6 +35,7 @@
 
 #include <cstddef>
 #include <exception>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -80,6 +84,15 @@ struct options {
   bool timed = false;
   /// The local sort's tuning; null: warpsort's default for the key type.
   const policy* local = nullptr;
+  /// Seconds every host wait of the call may take (0: no deadline). Past it the rank aborts
+  /// the communicator and throws timeout_error. With a deadline the call also waits for its
+  /// own completion (the merge and the map back) before it returns, so that a stall anywhere
+  /// ends inside the call.
+  double timeout_seconds = 0;
+  /// Called by every rank at the start of every phase ("agree", "local_sort", "splitters",
+  /// "exchange", "merge", "rebalance", "finish"), on the calling thread: for progress on long
+  /// runs (and, in tests, for stalling one rank on purpose).
+  std::function<void(const char* phase)> on_phase;
 };
 
 /// Device time of each phase on this rank, in milliseconds (options::timed).
@@ -122,16 +135,37 @@ class nccl_transport final : public transport {
                   const std::vector<std::size_t>& recv_offsets,
                   const std::vector<std::size_t>& recv_bytes, cudaStream_t stream) override;
   void abort() noexcept override;
+  /// Polls the stream and the communicator's asynchronous error until both are done, or the
+  /// deadline passes.
+  void wait(cudaStream_t stream, const char* phase) override;
+  /// Whether abort() ended the communicator (then it must not be destroyed).
+  bool aborted() const noexcept { return aborted_; }
+  /// For a non-blocking communicator: waits until the communicator has finished its last call
+  /// (ncclInProgress), giving up at the deadline; throws nccl_error on an asynchronous error.
+  void settle(const char* phase);
 
  private:
   ncclComm_t comm_;
   int rank_ = 0, size_ = 1;
+  bool aborted_ = false;
 };
+
+/// transport::all_to_all after every rank has agreed that what each sends each is what that one
+/// expects (an all-gather of both sides' sizes first): a disagreement throws
+/// disagreement_error on every rank alike, naming both ranks and `phase`, instead of leaving one
+/// waiting. Waits within the transport's deadline.
+void checked_all_to_all(transport& t, const void* send,
+                        const std::vector<std::size_t>& send_offsets,
+                        const std::vector<std::size_t>& send_bytes, void* recv,
+                        const std::vector<std::size_t>& recv_offsets,
+                        const std::vector<std::size_t>& recv_bytes, cudaStream_t stream,
+                        const char* phase);
 
 /// Sorts the keys resident on every rank of `t`; this rank's are d_keys[0..n), with room for
 /// `capacity` keys. Key: the six key types; Comp: warpsort::less or warpsort::greater (floats in
-/// warpsort's total order). Every rank calls it; returns when the keys are exchanged and the
-/// merge is queued on `stream` (with options::timed, when it is done).
+/// warpsort's total order). Every rank calls it, whatever its n (0 included); returns when the
+/// keys are exchanged and the merge is queued on `stream` (with options::timed or
+/// options::timeout_seconds, when it is done).
 template <class Key, class Comp = less<Key>>
 sort_result sort_keys(Key* d_keys, std::size_t n, std::size_t capacity, transport& t,
                       cudaStream_t stream = 0, Comp comp = {}, const options& o = {});

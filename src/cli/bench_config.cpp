@@ -42,7 +42,7 @@ int power_of_two_exponent(const std::string& s, const std::string& whole) {
 
 }  // namespace
 
-std::size_t parse_size(const std::string& text) {
+std::size_t parse_size(const std::string& text, std::size_t smallest) {
   const std::string s = trim(text);
   if (s.empty()) throw input_error("empty size");
   std::size_t n = 0;
@@ -59,7 +59,8 @@ std::size_t parse_size(const std::string& text) {
     if (s[sign] == '+') {
       n = power + b;  // power <= 2^40 and b < 10^15: no overflow
     } else {
-      if (b >= power) throw input_error("bad size '" + text + "': sizes must be at least 1");
+      if (b > power || (b == power && smallest > 0))
+        throw input_error("bad size '" + text + "': sizes must be at least " + std::to_string(smallest));
       n = power - b;
     }
   } else if (const int e = power_of_two_exponent(s, text); e >= 0) {
@@ -71,12 +72,13 @@ std::size_t parse_size(const std::string& text) {
     if (s.size() > 15) throw input_error("bad size '" + text + "': too large");
     n = static_cast<std::size_t>(std::stoull(s));
   }
-  if (n == 0) throw input_error("bad size '" + text + "': sizes must be at least 1");
+  if (n < smallest)
+    throw input_error("bad size '" + text + "': sizes must be at least " + std::to_string(smallest));
   if (n > max_size) throw input_error("bad size '" + text + "': larger than 2^40");
   return n;
 }
 
-std::vector<std::size_t> parse_size_list(const std::string& text) {
+std::vector<std::size_t> parse_size_list(const std::string& text, std::size_t smallest) {
   std::vector<std::size_t> sizes;
   auto add = [&](std::size_t n) {
     if (std::find(sizes.begin(), sizes.end(), n) == sizes.end()) sizes.push_back(n);
@@ -84,7 +86,7 @@ std::vector<std::size_t> parse_size_list(const std::string& text) {
   for (const std::string& item : split_list(text)) {
     const std::size_t dots = item.find("..");
     if (dots == std::string::npos) {
-      add(parse_size(item));
+      add(parse_size(item, smallest));
       continue;
     }
     const std::string lo_text = trim(item.substr(0, dots)), hi_text = trim(item.substr(dots + 2));

@@ -14,14 +14,15 @@
 namespace warpsort::cli {
 
 /// One size: a plain integer ("1000003"), a power of two ("2^20"), or a power of two plus or
-/// minus a decimal offset ("2^32+12345", "2^31-1"). Must be in [1, 2^40].
-/// Throws warpsort::input_error saying what is wrong.
-std::size_t parse_size(const std::string& text);
+/// minus a decimal offset ("2^32+12345", "2^31-1"). Must be in [smallest, 2^40] (smallest: 1,
+/// or 0 where sorting nothing is a valid request). Throws warpsort::input_error saying what is
+/// wrong.
+std::size_t parse_size(const std::string& text, std::size_t smallest = 1);
 
 /// A comma list of sizes and ranges: "2^16..2^20" means every power of two from 2^16 to 2^20
 /// (range ends are plain powers of two); "2^20,1000003,2^20+1" and "4096" are plain
 /// lists. Duplicates are dropped, order is kept.
-std::vector<std::size_t> parse_size_list(const std::string& text);
+std::vector<std::size_t> parse_size_list(const std::string& text, std::size_t smallest = 1);
 
 /// "2^k" for powers of two (k >= 1), the decimal number otherwise.
 std::string format_size(std::size_t n);

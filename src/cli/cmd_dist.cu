@@ -3,9 +3,14 @@
 // on a fresh copy of the input), validates every run globally (each rank sorted, the ranks'
 // boundaries in order, the multiset of keys unchanged: count and two 64-bit sums of hashed
 // bits), times NCCL's own all-to-all of the same volume, and rank 0 times the single-GPU sort
-// of the same total on its GPU (when it fits) and writes the results.
+// of the same total on its GPU (when it fits) and writes the results. With --fuzz: sorts the
+// fuzz's cases (cli/dist_fuzz.hpp) on one communicator, each validated on rank 0 against a host
+// sort of the gathered keys. Every wait has a deadline; every rank makes the same collectives
+// whatever its count.
 #include "cli/bench_config.hpp"
 #include "cli/dist.hpp"
+#include "cli/dist_fuzz.hpp"
+#include "cli/dist_reference.hpp"
 #include "cli/key_dispatch.hpp"
 #include "cli/metadata.hpp"
 #include "data/distributions.hpp"
@@ -20,9 +25,17 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <numeric>
+#include <thread>
+#include <type_traits>
+#include <unistd.h>
 
 namespace warpsort::cli {
 
@@ -39,17 +52,64 @@ ncclUniqueId from_hex(const std::string& hex) {
   return id;
 }
 
-/// Every rank's `value`, in rank order, through the transport (a few bytes; waits).
+/// What a rank carries through the run: its transport, its deadline, where it reports its
+/// phase (the launcher's watchdog reads it), and the test hook that stops it at a phase.
+struct rank_context {
+  distributed::transport& t;
+  const dist_options& o;
+  double timeout;
+  int progress_fd = -1;
+  bool stopped_once = false;
+
+  /// Reports the phase and, in a test, stops here.
+  void phase(const char* name) {
+    if (progress_fd >= 0) {
+      char line[32];
+      std::memset(line, ' ', sizeof line);
+      const std::size_t len = std::min(std::strlen(name), sizeof line - 2);
+      std::memcpy(line, name, len);
+      line[len] = '\n';
+      if (pwrite(progress_fd, line, sizeof line, 0) < 0) progress_fd = -1;  // progress is optional
+    }
+    if (o.stall_rank == t.rank() && o.stall_phase == name && !stopped_once) {
+      stopped_once = true;
+      if (o.stall_action == "kill") std::raise(SIGKILL);
+      for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));  // until stopped
+    }
+  }
+  /// A collective of the command's own: its phase and a fresh deadline (times `allowance`).
+  void arm(const char* name, double allowance = 1) {
+    phase(name);
+    t.set_phase(name);
+    t.set_timeout(timeout * allowance);
+  }
+};
+
+/// Every rank's `value`, in rank order, through the transport (a few bytes; waits within the
+/// deadline, `allowance` deadlines where a rank may be busy alone meanwhile).
 template <class T>
-std::vector<T> gather(distributed::transport& t, const T& value, cudaStream_t stream) {
+std::vector<T> gather(rank_context& ctx, const T& value, cudaStream_t stream,
+                      const char* phase = "gather", double allowance = 1) {
+  distributed::transport& t = ctx.t;
+  ctx.arm(phase, allowance);
   const std::size_t P = static_cast<std::size_t>(t.size());
   device_buffer<T> d(P + 1);
   WARPSORT_CUDA_CHECK(cudaMemcpyAsync(d.get() + P, &value, sizeof(T), cudaMemcpyHostToDevice, stream));
   t.all_gather(d.get() + P, d.get(), sizeof(T), stream);
   std::vector<T> all(P);
   WARPSORT_CUDA_CHECK(cudaMemcpyAsync(all.data(), d.get(), P * sizeof(T), cudaMemcpyDeviceToHost, stream));
-  WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
+  t.wait(stream, phase);
   return all;
+}
+
+/// The sort's options every run shares: the deadline, and the phases reported.
+distributed::options sort_options(rank_context& ctx, bool rebalance, bool timed) {
+  distributed::options opts;
+  opts.rebalance = rebalance;
+  opts.timed = timed;
+  opts.timeout_seconds = ctx.timeout;
+  opts.on_phase = [&ctx](const char* phase) { ctx.phase(phase); };
+  return opts;
 }
 
 /// The multiset of a rank's keys, as bits: count and two sums of differently hashed words.
@@ -170,22 +230,23 @@ struct run_times {
 
 /// One rank's work for one (distribution, total): returns rank 0's JSON record (others: null).
 template <class Key, class Comp>
-nlohmann::json run_one(distributed::transport& t, const dist_options& o, const std::string& dist,
-                       std::size_t total, cudaStream_t stream, bool& all_valid) {
+nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t total,
+                       cudaStream_t stream, bool& all_valid) {
+  distributed::transport& t = ctx.t;
+  const dist_options& o = ctx.o;
   const int P = t.size(), me = t.rank();
   const std::size_t offset = dd::balanced_prefix(me, P, total);
   const std::size_t n = dd::balanced_prefix(me + 1, P, total) - offset;
-  distributed::options opts;
-  opts.rebalance = o.rebalance;
-  opts.timed = true;
+  const distributed::options opts = sort_options(ctx, o.rebalance, true);
   const std::size_t capacity =
       o.rebalance ? n : std::max(n, distributed::required_capacity(total, P, me, opts));
+  ctx.phase("generate");
   const rank_input<Key> input(o, dist, n, offset, me);
   device_buffer<Key> keys(std::max<std::size_t>(capacity, 1));
   input.write(keys.get(), stream);
   fingerprint in = check_keys<Key, Comp>(keys.get(), n, stream).print;
   fingerprint whole_in;
-  for (const fingerprint& f : gather(t, in, stream)) whole_in += f;
+  for (const fingerprint& f : gather(ctx, in, stream, "validate")) whole_in += f;
 
   std::vector<run_times> runs;
   std::vector<double> largest_over_mean;
@@ -196,7 +257,7 @@ nlohmann::json run_one(distributed::transport& t, const dist_options& o, const s
   WARPSORT_CUDA_CHECK(cudaEventCreate(&stop));
   for (int rep = 0; rep < o.warmup + o.reps; ++rep) {
     if (rep > 0) input.write(keys.get(), stream);  // a fresh copy, not timed
-    gather(t, 0, stream);                            // start together
+    gather(ctx, 0, stream);                          // start together
     WARPSORT_CUDA_CHECK(cudaEventRecord(start, stream));
     const distributed::sort_result r =
         distributed::sort_keys<Key, Comp>(keys.get(), n, capacity, t, stream, Comp{}, opts);
@@ -214,12 +275,12 @@ nlohmann::json run_one(distributed::transport& t, const dist_options& o, const s
       WARPSORT_CUDA_CHECK(cudaMemcpy(&last, keys.get() + r.count - 1, sizeof(Key), cudaMemcpyDeviceToHost));
       ends = {r.count, dd::order_bits<Key, Comp>::to(first), dd::order_bits<Key, Comp>::to(last)};
     }
-    const auto all_ends = gather(t, ends, stream);
-    const auto all_checks = gather(t, c, stream);
-    const auto all_times = gather(t, std::array<float, 6>{ms, r.times.local_sort_ms,
-                                                            r.times.splitters_ms, r.times.exchange_ms,
-                                                            r.times.merge_ms, r.times.rebalance_ms},
-                                  stream);
+    const auto all_ends = gather(ctx, ends, stream, "validate");
+    const auto all_checks = gather(ctx, c, stream, "validate");
+    const auto all_times = gather(ctx, std::array<float, 6>{ms, r.times.local_sort_ms,
+                                                              r.times.splitters_ms, r.times.exchange_ms,
+                                                              r.times.merge_ms, r.times.rebalance_ms},
+                                  stream, "validate");
     fingerprint whole_out;
     unsigned long long out_of_order = 0;
     for (const auto& x : all_checks) {
@@ -259,11 +320,15 @@ nlohmann::json run_one(distributed::transport& t, const dist_options& o, const s
   WARPSORT_CUDA_CHECK(cudaEventDestroy(stop));
   if (!failure.empty()) all_valid = false;
 
-  // NCCL's all-to-all of the same volume (each rank sends n (P - 1) / P keys to the others)
+  // NCCL's all-to-all of the same volume (each rank sends about N (P - 1) / P^2 keys to the
+  // others). The block comes from the total, which every rank knows alike, not from the rank's
+  // own count (ranks' counts differ by one: their sends would not match the peers' receives),
+  // and every rank takes part, one without keys too (sending and receiving nothing).
   double alltoall_ms = 0;
-  if (P > 1 && n > 0) {
+  const std::size_t floor_share = total / static_cast<std::size_t>(P);  // <= every rank's n
+  if (P > 1) {
     std::vector<std::size_t> off(P), bytes(P);
-    const std::size_t block = n / static_cast<std::size_t>(P) * sizeof(Key);
+    const std::size_t block = floor_share / static_cast<std::size_t>(P) * sizeof(Key);
     for (int p = 0; p < P; ++p) {
       off[p] = static_cast<std::size_t>(p) * block;
       bytes[p] = block;
@@ -274,17 +339,19 @@ nlohmann::json run_one(distributed::transport& t, const dist_options& o, const s
     cudaEvent_t a, b;
     WARPSORT_CUDA_CHECK(cudaEventCreate(&a));
     WARPSORT_CUDA_CHECK(cudaEventCreate(&b));
-    device_buffer<Key> recv(n);
+    device_buffer<Key> recv(std::max<std::size_t>(floor_share, 1));
     for (int rep = 0; rep < 1 + o.reps; ++rep) {
-      gather(t, 0, stream);
+      gather(ctx, 0, stream, "alltoall");
       WARPSORT_CUDA_CHECK(cudaEventRecord(a, stream));
-      t.all_to_all(keys.get(), off, bytes, recv.get(), off, bytes, stream);
+      // the sizes agreed first: a mismatch is an error naming both ranks, not a hang
+      distributed::checked_all_to_all(t, keys.get(), off, bytes, recv.get(), off, bytes, stream,
+                                      "alltoall");
       WARPSORT_CUDA_CHECK(cudaEventRecord(b, stream));
-      WARPSORT_CUDA_CHECK(cudaEventSynchronize(b));
+      t.wait(stream, "alltoall");
       float x = 0;
       WARPSORT_CUDA_CHECK(cudaEventElapsedTime(&x, a, b));
       double slowest = 0;
-      for (float y : gather(t, x, stream)) slowest = std::max<double>(slowest, y);
+      for (float y : gather(ctx, x, stream, "alltoall")) slowest = std::max<double>(slowest, y);
       if (rep > 0) ms.push_back(slowest);
     }
     alltoall_ms = median(ms);
@@ -292,8 +359,10 @@ nlohmann::json run_one(distributed::transport& t, const dist_options& o, const s
     cudaEventDestroy(b);
   }
 
+  // rank 0 alone generates every rank's keys and sorts them: the others allow it longer
+  const double baseline_allowance = o.baseline ? 4.0 + o.warmup + o.reps : 1.0;
   if (me != 0) {
-    gather(t, 0, stream);  // wait while rank 0 runs the single-GPU baseline
+    gather(ctx, 0, stream, "baseline", baseline_allowance);  // wait while rank 0 runs it
     return nullptr;
   }
   nlohmann::json j;
@@ -326,7 +395,7 @@ nlohmann::json run_one(distributed::transport& t, const dist_options& o, const s
   j["exchange_gb_s_per_gpu"] = exchange_ms > 0 ? sent_to_others * sizeof(Key) / (exchange_ms * 1e6) : 0;
   j["nccl_alltoall_ms"] = alltoall_ms;
   j["nccl_alltoall_gb_s_per_gpu"] =
-      alltoall_ms > 0 ? (n / static_cast<std::size_t>(P) * sizeof(Key) * (P - 1)) / (alltoall_ms * 1e6) : 0;
+      alltoall_ms > 0 ? (floor_share / static_cast<std::size_t>(P) * sizeof(Key) * (P - 1)) / (alltoall_ms * 1e6) : 0;
   j["validated"] = failure.empty();
   if (!failure.empty()) j["failure"] = failure;
 
@@ -361,6 +430,7 @@ nlohmann::json run_one(distributed::transport& t, const dist_options& o, const s
       WARPSORT_CUDA_CHECK(cudaEventCreate(&a));
       WARPSORT_CUDA_CHECK(cudaEventCreate(&b));
       for (int rep = 0; rep < o.warmup + o.reps; ++rep) {
+        ctx.phase("baseline");
         write_all();
         WARPSORT_CUDA_CHECK(cudaEventRecord(a, stream));
         sort_keys<Key, Comp>(temp.get(), temp_bytes, all.get(), all.get(), total, Comp{}, stream);
@@ -380,7 +450,7 @@ nlohmann::json run_one(distributed::transport& t, const dist_options& o, const s
       if (!valid) all_valid = false;
     }
   }
-  gather(t, 0, stream);
+  gather(ctx, 0, stream, "baseline", baseline_allowance);
   return j;
 }
 
@@ -413,32 +483,243 @@ void write_results(const dist_options& o, const nlohmann::json& rows) {
   }
 }
 
-}  // namespace
+/// A fuzz case's keys on rank `rank`: drawn with the case's seed + rank ("zero" shares its one
+/// key over the ranks); rank 0 draws every rank's again to build the reference.
+template <class Key>
+std::vector<Key> fuzz_rank_keys(const dist_fuzz_case& c, int rank, std::size_t n) {
+  const std::string& dist = dist_fuzz_distributions()[static_cast<std::size_t>(c.distribution)];
+  return data::generate<Key>(dist, dist == "zero" ? c.seed : c.seed + static_cast<std::uint64_t>(rank), n);
+}
 
-int run_dist_rank(const dist_options& o, const std::string& nccl_id_hex) {
-  if (o.world < 1 || o.rank < 0 || o.rank >= o.world)
-    throw input_error(fmt::format("warpsort dist: rank {} of {}", o.rank, o.world));
-  if (o.reps < 1 || o.warmup < 0) throw input_error("warpsort dist: --reps >= 1, --warmup >= 0");
-  const std::vector<std::size_t> sizes = parse_size_list(o.sizes);
+struct fuzz_outcome {
+  bool validated = false;
+  double seconds = 0;
+  std::string failure;
+};
+
+/// One fuzz case on every rank; rank 0 gathers the output (and values) and compares it with a
+/// host sort of every rank's input: keys in the order's words, pairs with their global input
+/// index (a stable sort: equal keys keep the ranks' input order).
+template <class Key, class Comp, class Value>
+fuzz_outcome fuzz_one(rank_context& ctx, const dist_fuzz_case& c, cudaStream_t stream) {
+  constexpr bool pairs = !std::is_same_v<Value, void>;
+  using V = std::conditional_t<pairs, Value, std::uint32_t>;  // a placeholder for keys alone
+  using map = dd::order_bits<Key, Comp>;
+  distributed::transport& t = ctx.t;
+  const int P = t.size(), me = t.rank();
+  const std::size_t Pz = static_cast<std::size_t>(P);
+  const std::vector<std::size_t> counts = dist_fuzz_counts(c, P);
+  const std::vector<std::size_t> starts = dd::prefix(counts);
+  const std::size_t n = counts[static_cast<std::size_t>(me)];
+  ctx.phase("generate");
+  const std::vector<Key> input = fuzz_rank_keys<Key>(c, me, n);
+  const distributed::options opts = sort_options(ctx, c.rebalance, false);
+  const std::size_t capacity =
+      c.rebalance ? n : std::max(n, distributed::required_capacity(c.total, P, me, opts));
+  device_buffer<Key> keys(std::max<std::size_t>(capacity, 1));
+  device_buffer<V> values(pairs ? std::max<std::size_t>(capacity, 1) : 1);
+  if (n > 0) {
+    WARPSORT_CUDA_CHECK(cudaMemcpyAsync(keys.get(), input.data(), n * sizeof(Key),
+                                        cudaMemcpyHostToDevice, stream));
+    if constexpr (pairs) {
+      std::vector<V> index(n);
+      for (std::size_t i = 0; i < n; ++i) index[i] = static_cast<V>(starts[static_cast<std::size_t>(me)] + i);
+      WARPSORT_CUDA_CHECK(cudaMemcpyAsync(values.get(), index.data(), n * sizeof(V),
+                                          cudaMemcpyHostToDevice, stream));
+    }
+  }
+  WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));  // this GPU's copies only
+
+  fuzz_outcome out;
+  const auto began = std::chrono::steady_clock::now();
+  distributed::sort_result r;
+  if constexpr (pairs)
+    r = distributed::sort_pairs<Key, V, Comp>(keys.get(), values.get(), n, capacity, t, stream,
+                                              Comp{}, opts);
+  else
+    r = distributed::sort_keys<Key, Comp>(keys.get(), n, capacity, t, stream, Comp{}, opts);
+  // with a deadline the call returns when its work is done
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+
+  // every rank's output to rank 0 (sizes agreed first), keys then values
+  const std::vector<std::size_t> out_starts = dd::prefix(r.counts);
+  const std::size_t total = c.total;
+  device_buffer<Key> all_keys(me == 0 ? std::max<std::size_t>(total, 1) : 1);
+  device_buffer<V> all_values(me == 0 && pairs ? std::max<std::size_t>(total, 1) : 1);
+  const auto to_rank0 = [&](const void* from, void* to, std::size_t width) {
+    std::vector<std::size_t> send_off(Pz, 0), send_bytes(Pz, 0), recv_off(Pz, 0), recv_bytes(Pz, 0);
+    send_bytes[0] = r.count * width;
+    if (me == 0)
+      for (std::size_t p = 0; p < Pz; ++p) {
+        recv_off[p] = out_starts[p] * width;
+        recv_bytes[p] = r.counts[p] * width;
+      }
+    ctx.arm("gather");
+    distributed::checked_all_to_all(t, from, send_off, send_bytes, to, recv_off, recv_bytes,
+                                    stream, "gather");
+    t.wait(stream, "gather");
+  };
+  to_rank0(keys.get(), all_keys.get(), sizeof(Key));
+  if constexpr (pairs) to_rank0(values.get(), all_values.get(), sizeof(V));
+  if (me != 0) return out;
+
+  ctx.phase("validate");
+  std::string why;
+  if (out_starts[Pz] != total)
+    why = fmt::format("the ranks hold {} keys, {} went in", out_starts[Pz], total);
+  for (std::size_t p = 0; p < Pz && why.empty(); ++p) {
+    if (c.rebalance && r.counts[p] != counts[p])
+      why = fmt::format("rebalanced, rank {} holds {} keys, its input count is {}", p, r.counts[p],
+                        counts[p]);
+    else if (!c.rebalance && total > 0 &&
+             r.counts[p] > distributed::required_capacity(total, P, static_cast<int>(p), opts))
+      why = fmt::format("rank {} holds {} keys, over the bound {}", p, r.counts[p],
+                        distributed::required_capacity(total, P, static_cast<int>(p), opts));
+  }
+  if (why.empty()) {
+    std::vector<Key> got(total);
+    std::vector<V> got_values(pairs ? total : 0);
+    if (total > 0) {
+      WARPSORT_CUDA_CHECK(cudaMemcpy(got.data(), all_keys.get(), total * sizeof(Key), cudaMemcpyDeviceToHost));
+      if constexpr (pairs)
+        WARPSORT_CUDA_CHECK(cudaMemcpy(got_values.data(), all_values.get(), total * sizeof(V),
+                                       cudaMemcpyDeviceToHost));
+    }
+    // the reference: every rank's input, in rank order, sorted on the host
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> expected;
+    expected.reserve(total);
+    for (int p = 0; p < P; ++p) {
+      const std::vector<Key> in = p == me ? input : fuzz_rank_keys<Key>(c, p, counts[static_cast<std::size_t>(p)]);
+      for (std::size_t i = 0; i < in.size(); ++i)
+        expected.emplace_back(map::to(in[i]), pairs ? starts[static_cast<std::size_t>(p)] + i : 0);
+    }
+    sort_reference(expected);  // indices are unique: a stable sort by key
+    for (std::size_t i = 0; i < total; ++i) {
+      const std::uint64_t w = map::to(got[i]);
+      const std::uint64_t v = pairs ? static_cast<std::uint64_t>(got_values[i]) : 0;
+      if (w != expected[i].first || v != expected[i].second) {
+        why = fmt::format("position {} of {}: key word {} value {}, expected {} value {}", i, total,
+                          static_cast<std::uint64_t>(w), v,
+                          static_cast<std::uint64_t>(expected[i].first), expected[i].second);
+        break;
+      }
+    }
+  }
+  out.validated = why.empty();
+  out.failure = why;
+  return out;
+}
+
+/// The fuzz on this rank: every case of the list, one communicator; rank 0 writes
+/// DIR/dist_fuzz.csv and a summary. Returns the count of wrong results (rank 0).
+int run_fuzz(rank_context& ctx, cudaStream_t stream) {
+  const dist_options& o = ctx.o;
+  const int P = ctx.t.size(), me = ctx.t.rank();
+  const std::vector<dist_fuzz_case> cases =
+      dist_fuzz_cases(dist_fuzz_totals(o.seed, 300, 1, o.fuzz_max_k, o.fuzz_random), o.seed);
+  std::ofstream csv;
+  if (me == 0 && !o.out.empty()) {
+    std::filesystem::create_directories(o.out);
+    csv.open(o.out + "/dist_fuzz.csv");
+    if (!csv) throw input_error("cannot write " + o.out + "/dist_fuzz.csv");
+    csv << "ranks,n,type,values,order,rebalance,ended,validated,seconds\n";
+  }
+  const auto row = [&](const dist_fuzz_case& c, bool ended, bool validated, double seconds) {
+    if (!csv.is_open()) return;
+    csv << P << ',' << c.total << ',' << dist_fuzz_type_names()[static_cast<std::size_t>(c.type)] << ','
+        << (c.value_bytes == 0 ? "none" : c.value_bytes == 4 ? "uint32" : "uint64") << ','
+        << (c.descending ? "descending" : "ascending") << ',' << (c.rebalance ? "true" : "false")
+        << ',' << (ended ? "true" : "false") << ',' << (validated ? "true" : "false") << ','
+        << fmt::format("{:.6f}", seconds) << '\n';
+    csv.flush();
+  };
+  const auto began = std::chrono::steady_clock::now();
+  int wrong = 0;
+  double slowest = 0;
+  for (const dist_fuzz_case& c : cases) {
+    fuzz_outcome r;
+    const auto case_began = std::chrono::steady_clock::now();
+    try {
+      with_key_type(data::parse_key_type(dist_fuzz_type_names()[static_cast<std::size_t>(c.type)]),
+                    [&](auto tag) {
+        using Key = typename decltype(tag)::type;
+        const auto order = [&](auto comp) {
+          using Comp = decltype(comp);
+          if (c.value_bytes == 4) r = fuzz_one<Key, Comp, std::uint32_t>(ctx, c, stream);
+          else if (c.value_bytes == 8) r = fuzz_one<Key, Comp, std::uint64_t>(ctx, c, stream);
+          else r = fuzz_one<Key, Comp, void>(ctx, c, stream);
+        };
+        if (c.descending) order(greater<Key>{});
+        else order(less<Key>{});
+      });
+    } catch (const distributed::timeout_error&) {
+      row(c, false, false,
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - case_began).count());
+      throw;
+    }
+    if (me != 0) continue;
+    slowest = std::max(slowest, r.seconds);
+    row(c, true, r.validated, r.seconds);
+    if (!r.validated) {
+      ++wrong;
+      fmt::print("dist fuzz WRONG: {} ranks, n {}, {} {} values {}, {}, rebalance {}, layout {}, "
+                 "seed {}: {}\n", P, c.total, dist_fuzz_type_names()[static_cast<std::size_t>(c.type)],
+                 dist_fuzz_distributions()[static_cast<std::size_t>(c.distribution)], c.value_bytes,
+                 c.descending ? "descending" : "ascending", c.rebalance,
+                 dist_layout_name(c.layout), c.seed, r.failure);
+      std::fflush(stdout);
+    }
+  }
+  if (me == 0) {
+    std::size_t largest = 0;
+    for (const auto& c : cases) largest = std::max(largest, c.total);
+    fmt::print("dist fuzz: {} ranks, {} runs, totals 0..{}, ended {}, hangs 0, wrong {}, slowest "
+               "run {:.3f} s, {:.1f} s in all (deadline {} s a wait)\n",
+               P, cases.size(), largest, cases.size(), wrong, slowest,
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count(),
+               ctx.timeout);
+    std::fflush(stdout);
+  }
+  return wrong;
+}
+
+/// Joins the communicator, non-blocking (NCCL's calls never block the host, so every wait can
+/// have a deadline), within the deadline.
+ncclComm_t join_communicator(const dist_options& o, const std::string& nccl_id_hex, double timeout) {
+  ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+  config.blocking = 0;
+  ncclComm_t comm = nullptr;
+  const ncclResult_t started =
+      ncclCommInitRankConfig(&comm, o.world, from_hex(nccl_id_hex), o.rank, &config);
+  if (started != ncclSuccess && started != ncclInProgress)
+    dd::throw_nccl_error(started, "ncclCommInitRankConfig", __FILE__, __LINE__);
+  const dd::deadline until(timeout, dd::deadline::clock::now());
+  ncclResult_t state = ncclInProgress;
+  for (;;) {
+    const ncclResult_t polled = ncclCommGetAsyncError(comm, &state);
+    if (polled != ncclSuccess) state = polled;
+    if (state != ncclInProgress) break;
+    if (until.passed(dd::deadline::clock::now())) {
+      ncclCommAbort(comm);
+      throw distributed::timeout_error(o.rank, "init", timeout);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  if (state != ncclSuccess) {
+    ncclCommAbort(comm);
+    dd::throw_nccl_error(state, "ncclCommInitRankConfig", __FILE__, __LINE__);
+  }
+  return comm;
+}
+
+/// A rank's whole run, given its communicator.
+int rank_body(rank_context& ctx, cudaStream_t stream) {
+  const dist_options& o = ctx.o;
+  if (o.fuzz) return run_fuzz(ctx, stream) > 0 ? 1 : 0;
+  const std::vector<std::size_t> sizes = dist_totals(o);
   const std::vector<std::string> dists =
       parse_name_list(o.dists, data::distribution_names(), "distribution");
-  if (o.device_generate && (dists.size() != 1 || dists[0] != "uniform"))
-    throw input_error("--device-generate draws uniform keys only (--dists uniform)");
   const data::key_type type = data::parse_key_type(o.type);
-  int devices = 0;
-  WARPSORT_CUDA_CHECK(cudaGetDeviceCount(&devices));
-  WARPSORT_CUDA_CHECK(cudaSetDevice(o.rank % devices));
-  // The sort's temporary storage comes from the device's stream-ordered pool: keep what it
-  // reserves between runs, or every run pays to map it again (about 1 ms a GiB).
-  cudaMemPool_t pool;
-  WARPSORT_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, o.rank % devices));
-  std::uint64_t keep = UINT64_MAX;
-  WARPSORT_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
-  ncclComm_t comm;
-  WARPSORT_NCCL_CHECK(ncclCommInitRank(&comm, o.world, from_hex(nccl_id_hex), o.rank));
-  distributed::nccl_transport t(comm);
-  cudaStream_t stream;
-  WARPSORT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   nlohmann::json rows = nlohmann::json::array();
   bool valid = true;
   with_key_type(type, [&](auto tag) {
@@ -447,7 +728,7 @@ int run_dist_rank(const dist_options& o, const std::string& nccl_id_hex) {
       using Comp = decltype(comp);
       for (const std::string& dist : dists)
         for (std::size_t total : sizes) {
-          nlohmann::json j = run_one<Key, Comp>(t, o, dist, total, stream, valid);
+          nlohmann::json j = run_one<Key, Comp>(ctx, dist, total, stream, valid);
           if (o.rank != 0) continue;
           fmt::print("dist {} GPUs {} {} n={}: {:.3f} ms ({:.2f} Gkeys/s) | local {:.3f} split {:.3f} "
                      "exchange {:.3f} ({:.0f} GB/s a GPU; NCCL all-to-all {:.0f}) merge {:.3f} "
@@ -471,13 +752,81 @@ int run_dist_rank(const dist_options& o, const std::string& nccl_id_hex) {
     if (o.descending) one(greater<Key>{});
     else one(less<Key>{});
   });
-  cudaStreamDestroy(stream);
-  WARPSORT_NCCL_CHECK(ncclCommDestroy(comm));
   if (!valid) {
-    fmt::print(stderr, "warpsort dist: validation FAILED\n");
+    if (o.rank == 0) fmt::print("warpsort dist: validation FAILED\n");
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+int run_dist_rank(const dist_options& o, const std::string& nccl_id_hex) {
+  if (o.world < 1 || o.rank < 0 || o.rank >= o.world)
+    throw input_error(fmt::format("warpsort dist: rank {} of {}", o.rank, o.world));
+  // A failure is reported once: under the launcher, in the report directory (the launcher
+  // prints the first failing rank's); alone, on standard error with the rank's number.
+  const auto report = [&](const std::string& message) {
+    if (!o.report_dir.empty()) {
+      std::ofstream(o.report_dir + "/rank_" + std::to_string(o.rank) + ".error") << message << "\n";
+    } else {
+      std::fflush(stdout);
+      fmt::print(stderr, "warpsort: error: rank {}: {}\n", o.rank, message);
+    }
+  };
+  int progress_fd = -1;
+  if (!o.report_dir.empty())
+    progress_fd = open((o.report_dir + "/rank_" + std::to_string(o.rank) + ".phase").c_str(),
+                       O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  ncclComm_t comm = nullptr;
+  std::unique_ptr<distributed::nccl_transport> t;
+  cudaStream_t stream = nullptr;
+  int code = 0;
+  try {
+    const double timeout = dist_timeout(o);
+    int devices = 0;
+    WARPSORT_CUDA_CHECK(cudaGetDeviceCount(&devices));
+    WARPSORT_CUDA_CHECK(cudaSetDevice(o.rank % devices));
+    // The sort's temporary storage comes from the device's stream-ordered pool: keep what it
+    // reserves between runs, or every run pays to map it again (about 1 ms a GiB).
+    cudaMemPool_t pool;
+    WARPSORT_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, o.rank % devices));
+    std::uint64_t keep = UINT64_MAX;
+    WARPSORT_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    if (progress_fd >= 0) {
+      const char init[] = "init\n";
+      if (pwrite(progress_fd, init, sizeof init - 1, 0) < 0) progress_fd = -1;
+    }
+    // joining waits for every rank to start (a CUDA context each): at least a minute for it
+    comm = join_communicator(o, nccl_id_hex, std::max(timeout, 60.0));
+    t = std::make_unique<distributed::nccl_transport>(comm);
+    rank_context ctx{*t, o, timeout, progress_fd};
+    WARPSORT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    code = rank_body(ctx, stream);
+    WARPSORT_CUDA_CHECK(cudaStreamDestroy(stream));
+    stream = nullptr;
+    // a non-blocking communicator ends in two steps: finalize (settled within the deadline)
+    t->set_timeout(timeout);
+    const ncclResult_t finalized = ncclCommFinalize(comm);
+    if (finalized != ncclSuccess && finalized != ncclInProgress)
+      dd::throw_nccl_error(finalized, "ncclCommFinalize", __FILE__, __LINE__);
+    t->settle("finish");
+    const ncclResult_t destroyed = ncclCommDestroy(comm);
+    comm = nullptr;
+    if (destroyed != ncclSuccess && destroyed != ncclInProgress)
+      dd::throw_nccl_error(destroyed, "ncclCommDestroy", __FILE__, __LINE__);
+  } catch (const std::exception& e) {
+    // the peers may wait on this rank: end the communicator so they fail too, not hang
+    if (comm != nullptr) {
+      if (t) t->abort();
+      else ncclCommAbort(comm);
+    }
+    if (stream) cudaStreamDestroy(stream);
+    report(e.what());
+    code = 1;
+  }
+  if (progress_fd >= 0) close(progress_fd);
+  return code;
 }
 
 }  // namespace warpsort::cli

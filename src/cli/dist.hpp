@@ -3,6 +3,7 @@
 // them with its peers, times every phase and validates the whole.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,11 +27,20 @@ struct dist_options {
   int warmup = 1;
   std::uint64_t seed = 1;
   std::string out;                    // DIR: writes DIR/dist.csv and DIR/dist.json (rank 0)
+  double timeout = 0;                 // seconds a sort call or collective step may take; 0: default
+  bool fuzz = false;                  // the fuzz instead of the sweep (DIR/dist_fuzz.csv)
+  int fuzz_random = 32;               // random totals besides the fixed ones
+  int fuzz_max_k = 24;                // totals 2^k - 3 .. 2^k + 3 for k up to this
+  // tests: this rank stops at the start of this phase (stall: sleeps until stopped; kill: dies)
+  int stall_rank = -1;
+  std::string stall_phase;
+  std::string stall_action = "stall";
   // a rank's own arguments (set by the launcher, or mpirun's environment)
   int rank = -1;
   int world = 0;
   std::string nccl_id;                // the launcher's ncclUniqueId, in hex
   std::string id_file;                // or: rank 0 writes it here, the others read it
+  std::string report_dir;             // (set by the launcher) each rank's progress and failure
   std::vector<std::string> self;      // argv, to start the ranks with
 };
 
@@ -42,7 +52,27 @@ CLI::App* add_dist_command(CLI::App& app, dist_options& o);
 /// stopped. A rank: runs run_dist_rank.
 int run_dist(dist_options o);
 
-/// One rank: joins the communicator and runs every (distribution, size) of the options.
+/// One rank: joins the communicator and runs every (distribution, size) of the options, or
+/// the fuzz.
 int run_dist_rank(const dist_options& o, const std::string& nccl_id_hex);
+
+// The parts without a GPU (src/cli/dist_args.cpp, in warpsort_cli_core; unit-tested):
+
+/// Every argument the ranks will use, checked once, before any rank starts: input_error
+/// saying what is wrong. devices: the GPUs of this host (0: unknown, as under mpirun).
+void check_dist_arguments(const dist_options& o, int devices);
+
+/// The totals of the run: --sizes (0 allowed: sorting nothing is a valid request).
+std::vector<std::size_t> dist_totals(const dist_options& o);
+
+/// The default deadline of every wait: a minute, plus a second for every 2^26 keys of the
+/// largest total.
+double default_dist_timeout(std::size_t largest_total);
+
+/// The deadline in force: --timeout, or the default for the largest total of the run.
+double dist_timeout(const dist_options& o);
+
+/// The phases a rank reports and a stall can be put in: the sort's and the command's own.
+const std::vector<std::string>& dist_phase_names();
 
 }  // namespace warpsort::cli

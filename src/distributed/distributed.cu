@@ -6,15 +6,54 @@
 
 namespace warpsort::distributed {
 
+namespace {
+
+/// A call on a communicator that may be non-blocking: ncclInProgress is not a failure (the
+/// caller settles it before the next call).
+void check_queued(ncclResult_t code, const char* expr, const char* file, int line) {
+  if (code != ncclSuccess && code != ncclInProgress)
+    detail::throw_nccl_error(code, expr, file, line);
+}
+#define WARPSORT_NCCL_QUEUE(expr) check_queued((expr), #expr, __FILE__, __LINE__)
+
+}  // namespace
+
 nccl_transport::nccl_transport(ncclComm_t comm) : comm_(comm) {
   if (comm == nullptr) throw input_error("warpsort::distributed: null NCCL communicator");
   WARPSORT_NCCL_CHECK(ncclCommUserRank(comm, &rank_));
   WARPSORT_NCCL_CHECK(ncclCommCount(comm, &size_));
 }
 
+void nccl_transport::settle(const char* phase) {
+  ncclResult_t state = ncclSuccess;
+  poll_until(
+      [&] {
+        WARPSORT_NCCL_CHECK(ncclCommGetAsyncError(comm_, &state));
+        if (state != ncclSuccess && state != ncclInProgress)
+          detail::throw_nccl_error(state, "ncclCommGetAsyncError", __FILE__, __LINE__);
+        return state == ncclSuccess;
+      },
+      phase);
+}
+
+void nccl_transport::wait(cudaStream_t stream, const char* phase) {
+  // an NCCL kernel whose peer never comes keeps the stream busy: the communicator's error
+  // state is read too, so that a failure NCCL detects ends the wait at once
+  ncclResult_t state = ncclSuccess;
+  poll_until(
+      [&] {
+        WARPSORT_NCCL_CHECK(ncclCommGetAsyncError(comm_, &state));
+        if (state != ncclSuccess && state != ncclInProgress)
+          detail::throw_nccl_error(state, "ncclCommGetAsyncError", __FILE__, __LINE__);
+        return state == ncclSuccess && ready(stream);
+      },
+      phase);
+}
+
 void nccl_transport::all_gather(const void* send, void* recv, std::size_t bytes,
                                 cudaStream_t stream) {
-  WARPSORT_NCCL_CHECK(ncclAllGather(send, recv, bytes, ncclUint8, comm_, stream));
+  WARPSORT_NCCL_QUEUE(ncclAllGather(send, recv, bytes, ncclUint8, comm_, stream));
+  settle(phase());
 }
 
 void nccl_transport::all_to_all(const void* send, const std::vector<std::size_t>& send_offsets,
@@ -24,24 +63,81 @@ void nccl_transport::all_to_all(const void* send, const std::vector<std::size_t>
   const auto* from = static_cast<const unsigned char*>(send);
   auto* to = static_cast<unsigned char*>(recv);
   const std::size_t self = static_cast<std::size_t>(rank_);
+  const std::size_t P = static_cast<std::size_t>(size_);
+  if (send_offsets.size() != P || send_bytes.size() != P || recv_offsets.size() != P ||
+      recv_bytes.size() != P)
+    throw input_error("warpsort::distributed: all_to_all needs one offset and size a rank");
   if (send_bytes[self] != recv_bytes[self])
     throw input_error("warpsort::distributed: a rank's own range must keep its size");
   if (send_bytes[self] > 0)  // its own range: a copy, not a message
     WARPSORT_CUDA_CHECK(cudaMemcpyAsync(to + recv_offsets[self], from + send_offsets[self],
                                         send_bytes[self], cudaMemcpyDeviceToDevice, stream));
-  WARPSORT_NCCL_CHECK(ncclGroupStart());
-  for (int p = 0; p < size_; ++p) {
-    const std::size_t q = static_cast<std::size_t>(p);
-    if (q == self) continue;
-    if (send_bytes[q] > 0)
-      WARPSORT_NCCL_CHECK(ncclSend(from + send_offsets[q], send_bytes[q], ncclUint8, p, comm_, stream));
-    if (recv_bytes[q] > 0)
-      WARPSORT_NCCL_CHECK(ncclRecv(to + recv_offsets[q], recv_bytes[q], ncclUint8, p, comm_, stream));
+  WARPSORT_NCCL_QUEUE(ncclGroupStart());
+  try {
+    for (int p = 0; p < size_; ++p) {
+      const std::size_t q = static_cast<std::size_t>(p);
+      if (q == self) continue;
+      if (send_bytes[q] > 0)
+        WARPSORT_NCCL_QUEUE(ncclSend(from + send_offsets[q], send_bytes[q], ncclUint8, p, comm_, stream));
+      if (recv_bytes[q] > 0)
+        WARPSORT_NCCL_QUEUE(ncclRecv(to + recv_offsets[q], recv_bytes[q], ncclUint8, p, comm_, stream));
+    }
+  } catch (...) {
+    (void)ncclGroupEnd();  // the group must close even when a call in it failed
+    throw;
   }
-  WARPSORT_NCCL_CHECK(ncclGroupEnd());
+  WARPSORT_NCCL_QUEUE(ncclGroupEnd());
+  settle(phase());
 }
 
-void nccl_transport::abort() noexcept { ncclCommAbort(comm_); }
+void nccl_transport::abort() noexcept {
+  if (aborted_) return;
+  aborted_ = true;
+  (void)ncclCommAbort(comm_);
+}
+
+void checked_all_to_all(transport& t, const void* send,
+                        const std::vector<std::size_t>& send_offsets,
+                        const std::vector<std::size_t>& send_bytes, void* recv,
+                        const std::vector<std::size_t>& recv_offsets,
+                        const std::vector<std::size_t>& recv_bytes, cudaStream_t stream,
+                        const char* phase) {
+  const std::size_t P = static_cast<std::size_t>(t.size());
+  if (send_offsets.size() != P || send_bytes.size() != P || recv_offsets.size() != P ||
+      recv_bytes.size() != P)
+    throw input_error("warpsort::distributed::checked_all_to_all: one offset and size a rank");
+  t.set_phase(phase);
+  // every rank's sizes, both sides, gathered by all: every rank reaches the same verdict
+  std::vector<std::uint64_t> mine(2 * P);
+  for (std::size_t p = 0; p < P; ++p) {
+    mine[p] = send_bytes[p];
+    mine[P + p] = recv_bytes[p];
+  }
+  void* block = nullptr;
+  const std::size_t row = 2 * P * sizeof(std::uint64_t);
+  WARPSORT_CUDA_CHECK(cudaMallocAsync(&block, row * (P + 1), stream));
+  std::vector<std::uint64_t> all(2 * P * P);
+  try {
+    auto* d = static_cast<unsigned char*>(block);
+    WARPSORT_CUDA_CHECK(cudaMemcpyAsync(d + row * P, mine.data(), row, cudaMemcpyHostToDevice, stream));
+    t.all_gather(d + row * P, d, row, stream);
+    WARPSORT_CUDA_CHECK(cudaMemcpyAsync(all.data(), d, row * P, cudaMemcpyDeviceToHost, stream));
+    t.wait(stream, phase);
+  } catch (...) {
+    cudaFreeAsync(block, stream);
+    throw;
+  }
+  WARPSORT_CUDA_CHECK(cudaFreeAsync(block, stream));
+  std::vector<std::size_t> sends(P * P), receives(P * P);
+  for (std::size_t p = 0; p < P; ++p)
+    for (std::size_t q = 0; q < P; ++q) {
+      sends[p * P + q] = all[p * 2 * P + q];
+      receives[p * P + q] = all[p * 2 * P + P + q];
+    }
+  const std::string why = detail::count_disagreement(sends, receives, t.size(), phase, "bytes");
+  if (!why.empty()) throw disagreement_error("warpsort::distributed::checked_all_to_all: " + why);
+  t.all_to_all(send, send_offsets, send_bytes, recv, recv_offsets, recv_bytes, stream);
+}
 
 std::size_t sort_result::keys_sent_to_others(int rank) const {
   const std::size_t P = counts.size(), r = static_cast<std::size_t>(rank);
@@ -115,6 +211,8 @@ sort_result sort_mapped(Key* d_keys, Value* d_values, std::size_t n, std::size_t
     throw;  // every rank refused alike, before any work
   } catch (const agreed_failure&) {
     throw;  // every rank learned of it and stops alike
+  } catch (const disagreement_error&) {
+    throw;  // every rank found it alike, before posting the exchange
   } catch (...) {
     t.abort();  // the peers may wait on this rank
     throw;

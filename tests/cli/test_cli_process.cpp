@@ -11,12 +11,14 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <set>
 #include <string>
@@ -600,5 +602,146 @@ TEST_F(CliProcess, FuzzReportsAnInjectedFailureWithAReproCommand) {
   EXPECT_EQ(repro.exit_code, 0) << m[1].str() << "\n" << repro.output;
   EXPECT_CONTAINS(repro.output, "validation: valid");
 }
+
+#ifdef WARPSORT_CLI_HAS_DIST
+// `warpsort dist`: bad arguments are refused once by the launcher, before any rank starts (no
+// GPU needed); the runs across GPUs skip with the reason on a machine of fewer.
+
+/// How many times `needle` occurs in `text`.
+std::size_t occurrences(const std::string& text, const std::string& needle) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++count;
+  return count;
+}
+
+TEST_F(CliProcess, DistRefusesBadArgumentsOnceBeforeAnyRank) {
+  for (const auto& [args, needle] : std::vector<std::pair<std::string, std::string>>{
+           {"dist --gpus 2 --sizes 2^x", "2^x"},
+           {"dist --gpus 2 --sizes 2^20 --reps 0", "--reps 0"},
+           {"dist --gpus 2 --sizes 2^20 --dists nosuch", "nosuch"},
+           {"dist --gpus 2 --sizes 2^20 --type int128", "int128"},
+           {"dist --gpus 2 --sizes 2^20 --timeout -3", "--timeout"},
+           {"dist --gpus 2 --sizes 2^20 --stall-rank 1", "--stall-phase"},
+           {"dist --gpus 2 --sizes 2^20 --stall-rank 1 --stall-phase nowhere", "nowhere"},
+           {"dist --gpus 2 --sizes 2^20 --stall-rank 5 --stall-phase exchange", "--stall-rank 5"},
+           {"dist --gpus -1 --sizes 2^20", "--gpus -1"}}) {
+    const process_result r = run_warpsort(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+    EXPECT_EQ(occurrences(r.output, "warpsort: error: "), 1u) << args << "\n" << r.output;
+    EXPECT_CONTAINS(r.output, needle);
+  }
+}
+
+/// GPUs on this machine (0 without a usable device).
+int gpu_count() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return devices;
+}
+
+#define WARPSORT_REQUIRE_GPUS(k)                                                              \
+  do {                                                                                        \
+    WARPSORT_REQUIRE_GPU();                                                                   \
+    if (gpu_count() < (k))                                                                    \
+      GTEST_SKIP() << "needs " << (k) << " GPUs (one a rank); this machine has " << gpu_count(); \
+  } while (0)
+
+/// Processes whose command line holds `marker` (a rank left behind would hold it).
+std::vector<std::string> processes_with(const std::string& marker) {
+  std::vector<std::string> found;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) continue;
+    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.find("warpsort") != std::string::npos && cmdline.find(marker) != std::string::npos)
+      found.push_back(name + ": " + cmdline);
+  }
+  return found;
+}
+
+/// Seconds `f` takes.
+template <class F>
+double seconds_of(F&& f) {
+  const auto start = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+TEST_F(CliProcess, DistSortsEveryTotalThatHungOnTwoGpus) {
+  WARPSORT_REQUIRE_GPUS(2);
+  // 3 mod 8 on two ranks, fewer keys than ranks, none at all: each once hung
+  const process_result r = run_warpsort(
+      "dist --gpus 2 --sizes 0,1,2,3,11,19,4099,8195 --reps 1 --warmup 0 --timeout 60");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(occurrences(r.output, "| valid"), 8u) << r.output;
+}
+
+TEST_F(CliProcess, DistSortsSmallTotalsOnThreeAndFourGpus) {
+  WARPSORT_REQUIRE_GPUS(3);
+  for (int gpus = 3; gpus <= std::min(gpu_count(), 4); ++gpus) {
+    const process_result r = run_warpsort("dist --gpus " + std::to_string(gpus) +
+                                          " --sizes 0,1,2,7,8,1001 --reps 1 --warmup 0 "
+                                          "--no-baseline --rebalance --timeout 60");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_EQ(occurrences(r.output, "| valid"), 6u) << r.output;
+  }
+}
+
+TEST_F(CliProcess, DistStalledRankEndsWithTheNamedErrorWithinTheDeadline) {
+  WARPSORT_REQUIRE_GPUS(2);
+  const std::string marker = "--seed 424242";
+  process_result r;
+  const double took = seconds_of([&] {
+    r = run_warpsort("dist --gpus 2 --sizes 2^20 --reps 1 --warmup 0 --no-baseline --timeout 5 "
+                     "--stall-rank 1 --stall-phase exchange " + marker);
+  });
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.exit_code, -1) << "crashed\n" << r.output;
+  EXPECT_CONTAINS(r.output, "rank 0");
+  EXPECT_CONTAINS(r.output, "phase exchange");
+  EXPECT_CONTAINS(r.output, "deadline of 5 s");
+  EXPECT_EQ(occurrences(r.output, "phase exchange"), 1u) << "reported once\n" << r.output;
+  EXPECT_LT(took, 5 + 25.0) << "the deadline plus the start (NCCL's init) and the stop\n" << r.output;
+  EXPECT_TRUE(processes_with(marker).empty()) << "a rank was left behind";
+}
+
+TEST_F(CliProcess, DistKilledRankStopsEveryRank) {
+  WARPSORT_REQUIRE_GPUS(2);
+  const std::string marker = "--seed 434343";
+  process_result r;
+  const double took = seconds_of([&] {
+    r = run_warpsort("dist --gpus 2 --sizes 2^20 --reps 1 --warmup 0 --no-baseline --timeout 300 "
+                     "--stall-rank 1 --stall-phase splitters --stall-action kill " + marker);
+  });
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  EXPECT_CONTAINS(r.output, "rank 1 was killed by signal 9");
+  EXPECT_CONTAINS(r.output, "splitters");
+  EXPECT_LT(took, 60.0) << "the launcher stops the peers at once, not at the 300 s deadline\n" << r.output;
+  EXPECT_TRUE(processes_with(marker).empty()) << "a rank was left behind";
+}
+
+TEST_F(CliProcess, DistStoppedLauncherStopsEveryRank) {
+  WARPSORT_REQUIRE_GPUS(2);
+  const std::string marker = "--seed 454545";
+  // the launcher in the background, stopped (SIGTERM) while rank 1 stalls
+  const std::string command = "cd '" + cli_test_dir() + "' && ('" + cli_binary() +
+                              "' dist --gpus 2 --sizes 2^20 --reps 1 --warmup 0 --no-baseline "
+                              "--timeout 300 --stall-rank 1 --stall-phase merge " + marker +
+                              " > " + path("stopped.log") + " 2>&1 & pid=$!; sleep 15; kill -TERM $pid; "
+                              "wait $pid; echo \"exit $?\" >> " + path("stopped.log") + ")";
+  const double took = seconds_of([&] { ASSERT_EQ(std::system(command.c_str()), 0); });
+  std::ifstream in(path("stopped.log"));
+  const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_CONTAINS(log, "stopped by signal");
+  EXPECT_CONTAINS(log, "exit 143");
+  EXPECT_LT(took, 40.0) << log;
+  EXPECT_TRUE(processes_with(marker).empty()) << "a rank was left behind\n" << log;
+}
+#endif
 
 }  // namespace

@@ -2,7 +2,11 @@
 // stream each, copies between their buffers): every key type in both orders, distributions
 // that stress the splitters, uneven and empty ranks, rebalancing, and the errors every rank must
 // report alike. Through NCCL: P = 1 on one GPU, and P = every GPU of the machine with one
-// process driving them (skipped, with the reason, on a machine of one GPU). Skips without a GPU.
+// process driving them (skipped, with the reason, on a machine of one GPU). The fuzz of every
+// total 0..300 and 2^k +- 3 over P = 1..8 ranks with every layout of keys over the ranks (empty
+// ranks anywhere, one rank with everything), and the deadline: a rank stalled on purpose ends
+// its peers' waits with timeout_error naming the rank and phase. Skips without a GPU.
+#include "cli/dist_fuzz.hpp"
 #include "common/gpu_test.hpp"
 #include "common/key_type_lists.hpp"
 #include "common/test_inputs.hpp"
@@ -14,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <exception>
 #include <string>
@@ -198,9 +203,10 @@ TYPED_TEST(DistributedKeys, AnyRanksEveryDistributionBothOrders) {
 /// Pairs on P threads: keys with their global input index (rank offset + position) as values.
 template <class Key, class Value, class Comp>
 void expect_stable_pairs(int P, const std::string& dist, const std::vector<std::size_t>& counts,
-                         bool rebalance) {
+                         bool rebalance, double timeout_seconds = 0) {
   distributed::options o;
   o.rebalance = rebalance;
+  o.timeout_seconds = timeout_seconds;
   const auto inputs = make_inputs<Key, Comp>(dist, counts, 300 + P);
   std::size_t total = 0;
   for (const auto& v : inputs) total += v.size();
@@ -368,23 +374,28 @@ std::vector<ncclComm_t> init_all(const std::vector<int>& devices) {
 }
 
 template <class Key, class Comp>
-void sort_over_nccl(int devices, std::size_t per, const std::string& dist, bool rebalance) {
+void sort_over_nccl(int devices, const std::vector<std::size_t>& n, const std::string& dist,
+                    bool rebalance, const std::vector<ncclComm_t>& shared = {}) {
   std::vector<int> list(devices);
   for (int d = 0; d < devices; ++d) list[d] = d;
-  auto comms = init_all(list);
+  // a communicator per call, or the caller's (kept: initialising one costs about a second)
+  const std::vector<ncclComm_t> comms = shared.empty() ? init_all(list) : shared;
   distributed::options o;
   o.rebalance = rebalance;
   o.timed = true;
-  const auto inputs = make_inputs<Key, Comp>(dist, std::vector<std::size_t>(devices, per), 9);
-  const std::size_t total = per * static_cast<std::size_t>(devices);
+  o.timeout_seconds = 120;  // every wait polls the stream and NCCL's error within the deadline
+  const auto inputs = make_inputs<Key, Comp>(dist, n, 9);
+  std::size_t total = 0;
+  for (std::size_t c : n) total += c;
   std::vector<Key*> keys(devices);
-  std::vector<std::size_t> n(devices, per), cap(devices);
+  std::vector<std::size_t> cap(devices);
   std::vector<cudaStream_t> streams(devices);
   for (int d = 0; d < devices; ++d) {
     WARPSORT_CUDA_CHECK(cudaSetDevice(d));
-    cap[d] = rebalance ? per : std::max(per, distributed::required_capacity(total, devices, d, o));
-    WARPSORT_CUDA_CHECK(cudaMalloc(&keys[d], cap[d] * sizeof(Key)));
-    WARPSORT_CUDA_CHECK(cudaMemcpy(keys[d], inputs[d].data(), per * sizeof(Key), cudaMemcpyHostToDevice));
+    cap[d] = rebalance ? n[d] : std::max(n[d], distributed::required_capacity(total, devices, d, o));
+    WARPSORT_CUDA_CHECK(cudaMalloc(&keys[d], std::max<std::size_t>(cap[d], 1) * sizeof(Key)));
+    if (n[d])
+      WARPSORT_CUDA_CHECK(cudaMemcpy(keys[d], inputs[d].data(), n[d] * sizeof(Key), cudaMemcpyHostToDevice));
     WARPSORT_CUDA_CHECK(cudaStreamCreate(&streams[d]));
   }
   const auto results = distributed::sort_keys_on_devices<Key, Comp>(keys, n, cap, comms, streams, Comp{}, o);
@@ -397,10 +408,12 @@ void sort_over_nccl(int devices, std::size_t per, const std::string& dist, bool 
     if (results[d].count)
       WARPSORT_CUDA_CHECK(cudaMemcpy(runs[d].output.data(), keys[d], runs[d].output.size(),
                                      cudaMemcpyDeviceToHost));
-    EXPECT_GT(results[d].times.total_ms(), 0.0f);
+    if (total > 0) {
+      EXPECT_GT(results[d].times.total_ms(), 0.0f);
+    }
     cudaFree(keys[d]);
     cudaStreamDestroy(streams[d]);
-    ncclCommDestroy(comms[d]);
+    if (shared.empty()) ncclCommDestroy(comms[d]);
   }
   expect_sorted_whole<Key, Comp>(inputs, runs, o,
                                  "NCCL, " + std::to_string(devices) + " GPUs, " + dist);
@@ -408,8 +421,9 @@ void sort_over_nccl(int devices, std::size_t per, const std::string& dist, bool 
 
 TEST(DistributedNccl, OneRank) {
   WARPSORT_REQUIRE_GPU();
-  sort_over_nccl<std::uint32_t, less<std::uint32_t>>(1, 1000003, "uniform", false);
-  sort_over_nccl<double, greater<double>>(1, 100003, "specials", true);
+  sort_over_nccl<std::uint32_t, less<std::uint32_t>>(1, {1000003}, "uniform", false);
+  sort_over_nccl<double, greater<double>>(1, {100003}, "specials", true);
+  sort_over_nccl<std::uint32_t, less<std::uint32_t>>(1, {0}, "uniform", false);
 }
 
 TEST(DistributedNccl, EveryGpuOfThisMachine) {
@@ -419,9 +433,196 @@ TEST(DistributedNccl, EveryGpuOfThisMachine) {
   if (devices < 2)
     GTEST_SKIP() << "NCCL across GPUs needs at least 2 GPUs; this machine has " << devices
                  << " (the same sort runs for P = 2..8 through the test transport above)";
+  const std::size_t D = static_cast<std::size_t>(devices);
   for (const std::string dist : {"uniform", "all_equal"}) {
-    sort_over_nccl<std::uint32_t, less<std::uint32_t>>(devices, (std::size_t{1} << 22) + 17, dist, false);
-    sort_over_nccl<std::int64_t, greater<std::int64_t>>(devices, 100003, dist, true);
+    sort_over_nccl<std::uint32_t, less<std::uint32_t>>(
+        devices, std::vector<std::size_t>(D, (std::size_t{1} << 22) + 17), dist, false);
+    sort_over_nccl<std::int64_t, greater<std::int64_t>>(devices, std::vector<std::size_t>(D, 100003),
+                                                        dist, true);
+  }
+  // the layouts that hung: counts differing by one, fewer keys than ranks, empty ranks
+  // anywhere, one rank with everything, nothing at all
+  std::vector<std::vector<std::size_t>> layouts;
+  for (std::size_t total : {std::size_t{3}, std::size_t{11}, std::size_t{4099}, D - 1}) {
+    std::vector<std::size_t> even(D);
+    for (std::size_t r = 0; r < D; ++r) even[r] = total / D + (r < total % D ? 1 : 0);
+    layouts.push_back(even);
+  }
+  layouts.push_back(std::vector<std::size_t>(D, 0));
+  for (std::size_t holder : {std::size_t{0}, D - 1}) {
+    std::vector<std::size_t> one(D, 0);
+    one[holder] = 100003;
+    layouts.push_back(one);
+  }
+  std::vector<std::size_t> middle_empty(D, 0);
+  middle_empty[0] = 5000;
+  middle_empty[D - 1] = 70001;
+  layouts.push_back(middle_empty);
+  std::vector<int> list(devices);
+  for (int d = 0; d < devices; ++d) list[d] = d;
+  const std::vector<ncclComm_t> comms = init_all(list);
+  for (const auto& counts : layouts)
+    for (bool rebalance : {false, true}) {
+      sort_over_nccl<std::uint32_t, less<std::uint32_t>>(devices, counts, "uniform", rebalance, comms);
+      sort_over_nccl<float, greater<float>>(devices, counts, "eight_distinct", rebalance, comms);
+    }
+  for (ncclComm_t c : comms) WARPSORT_NCCL_CHECK(ncclCommDestroy(c));
+}
+
+template <class T>
+struct type_tag {
+  using type = T;
+};
+
+/// f(type_tag<Key>{}) for the index-th key type of the library's list (the fuzz cases' order).
+template <class F>
+void for_key_type_index(int index, F&& f) {
+  int i = 0;
+#define WARPSORT_TEST_KEY_CASE_(name, Key) \
+  if (i++ == index) return f(type_tag<Key>{});
+  WARPSORT_FOR_EACH_KEY_TYPE(WARPSORT_TEST_KEY_CASE_)
+#undef WARPSORT_TEST_KEY_CASE_
+  ADD_FAILURE() << "no key type " << index;
+}
+
+/// One fuzz case on P threads: keys through sort_on_threads, pairs through expect_stable_pairs
+/// (values: the global input index), both with a deadline, so a hang fails instead of waiting.
+template <class Key, class Comp>
+void fuzz_case_on_threads(const warpsort::cli::dist_fuzz_case& c, int P, const std::string& label) {
+  static const char* dists[] = {"uniform", "all_equal", "eight_distinct"};
+  const std::string dist = dists[c.distribution % 3];
+  const std::vector<std::size_t> counts = warpsort::cli::dist_fuzz_counts(c, P);
+  const double timeout = 60;
+  if (c.value_bytes == 4) {
+    expect_stable_pairs<Key, std::uint32_t, Comp>(P, dist, counts, c.rebalance, timeout);
+  } else if (c.value_bytes == 8) {
+    expect_stable_pairs<Key, std::uint64_t, Comp>(P, dist, counts, c.rebalance, timeout);
+  } else {
+    distributed::options o;
+    o.rebalance = c.rebalance;
+    o.timeout_seconds = timeout;
+    const auto inputs = make_inputs<Key, Comp>(dist, counts, c.seed);
+    const auto runs = sort_on_threads<Key, Comp>(inputs, o);
+    expect_sorted_whole<Key, Comp>(inputs, runs, o, label);
+  }
+}
+
+TEST(DistributedFuzz, EveryTotalAndLayoutOnOneToEightRanks) {
+  WARPSORT_REQUIRE_GPU();
+  // CI-sized: totals 0..300 (every one for P <= 2, then every 3rd or 7th), 2^k - 3 .. 2^k + 3
+  // for k <= 16 and 8 random totals; the case's index picks type, values, order, rebalancing,
+  // distribution and layout (warpsort fuzz --dist runs the full size over NCCL).
+  const auto started = std::chrono::steady_clock::now();
+  std::size_t runs = 0;
+  for (int P = 1; P <= 8; ++P) {
+    const std::size_t step = P <= 2 ? 1 : P <= 4 ? 3 : 7;
+    const auto cases = warpsort::cli::dist_fuzz_cases(
+        warpsort::cli::dist_fuzz_totals(35, 300, step, 16, 8), 35 + static_cast<std::uint64_t>(P));
+    for (const auto& c : cases) {
+      const std::string label =
+          "fuzz P " + std::to_string(P) + " n " + std::to_string(c.total) + " " +
+          warpsort::cli::dist_fuzz_type_names()[static_cast<std::size_t>(c.type)] + " values " +
+          std::to_string(c.value_bytes) + (c.descending ? " descending" : " ascending") +
+          (c.rebalance ? " rebalanced" : "") + " layout " + warpsort::cli::dist_layout_name(c.layout);
+      SCOPED_TRACE(label);
+      for_key_type_index(c.type, [&](auto tag) {
+        using Key = typename decltype(tag)::type;
+        if (c.descending) fuzz_case_on_threads<Key, greater<Key>>(c, P, label);
+        else fuzz_case_on_threads<Key, less<Key>>(c, P, label);
+      });
+      ++runs;
+      if (::testing::Test::HasFailure()) return;  // the first failing case says enough
+    }
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::printf("dist fuzz (test transport): P = 1..8, %zu runs, hangs 0, wrong 0, %.1f s\n", runs,
+              seconds);
+}
+
+TEST(DistributedDeadline, StalledRankEndsItsPeersWaitWithTheNamedError) {
+  WARPSORT_REQUIRE_GPU();
+  // rank 1 sleeps at the start of the exchange, longer than the deadline: rank 0, waiting for
+  // it there, aborts the group and throws timeout_error naming itself and the phase
+  using Key = std::uint32_t;
+  const int P = 2;
+  const auto inputs = make_inputs<Key, less<Key>>("uniform", {100000, 100001}, 3);
+  warpsort::testing::thread_group group(P);
+  std::vector<std::string> errors(P);
+  std::vector<int> timeout_rank(P, -1);
+  std::vector<std::string> timeout_phase(P);
+  std::vector<double> seconds(P);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < P; ++r)
+    threads.emplace_back([&, r] {
+      WARPSORT_CUDA_CHECK(cudaSetDevice(0));
+      cudaStream_t stream;
+      WARPSORT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+      distributed::options o;
+      o.timeout_seconds = 1;
+      o.on_phase = [r](const char* phase) {
+        if (r == 1 && std::string(phase) == "exchange")
+          std::this_thread::sleep_for(std::chrono::seconds(3));
+      };
+      const std::size_t cap = std::max(inputs[r].size(), distributed::required_capacity(200001, P, r, o));
+      auto keys = warpsort::testing::to_device(inputs[r]);
+      warpsort::detail::device_buffer<Key> room(cap);
+      WARPSORT_CUDA_CHECK(cudaMemcpy(room.get(), keys.get(), inputs[r].size() * sizeof(Key),
+                                     cudaMemcpyDeviceToDevice));
+      warpsort::testing::thread_transport t(group, r);
+      const auto start = std::chrono::steady_clock::now();
+      try {
+        distributed::sort_keys<Key>(room.get(), inputs[r].size(), cap, t, stream, less<Key>{}, o);
+      } catch (const distributed::timeout_error& e) {
+        timeout_rank[r] = e.rank();
+        timeout_phase[r] = e.phase();
+        errors[r] = e.what();
+      } catch (const std::exception& e) {
+        errors[r] = e.what();
+      }
+      seconds[r] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      cudaStreamSynchronize(stream);
+      cudaStreamDestroy(stream);
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(timeout_rank[0], 0) << errors[0];
+  EXPECT_EQ(timeout_phase[0], "exchange") << errors[0];
+  EXPECT_NE(errors[0].find("rank 0: phase exchange"), std::string::npos) << errors[0];
+  EXPECT_LT(seconds[0], 2.5) << "the deadline is 1 s";
+  EXPECT_FALSE(errors[1].empty()) << "the stalled rank finds the group aborted";
+}
+
+TEST(DistributedAgreement, MismatchedExchangeIsAnErrorOnEveryRankNotAHang) {
+  WARPSORT_REQUIRE_GPU();
+  // rank 0 would send 8 bytes to rank 1, which expects 4: both ranks learn it before posting
+  const int P = 2;
+  warpsort::testing::thread_group group(P);
+  std::vector<std::string> errors(P);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < P; ++r)
+    threads.emplace_back([&, r] {
+      WARPSORT_CUDA_CHECK(cudaSetDevice(0));
+      warpsort::detail::device_buffer<unsigned char> send(64), recv(64);
+      warpsort::testing::thread_transport t(group, r);
+      t.set_timeout(10);
+      const std::vector<std::size_t> off{0, 16};
+      const std::vector<std::size_t> sends = r == 0 ? std::vector<std::size_t>{4, 8}
+                                                    : std::vector<std::size_t>{4, 4};
+      const std::vector<std::size_t> receives{4, 4};
+      try {
+        distributed::checked_all_to_all(t, send.get(), off, sends, recv.get(), off, receives, 0,
+                                        "test");
+      } catch (const distributed::disagreement_error& e) {
+        errors[r] = e.what();
+      } catch (const std::exception& e) {
+        errors[r] = std::string("not a disagreement_error: ") + e.what();
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (int r = 0; r < P; ++r) {
+    EXPECT_NE(errors[r].find("phase test: rank 0 would send 8 bytes to rank 1, which expects 4"),
+              std::string::npos)
+        << "rank " << r << ": " << errors[r];
   }
 }
 

@@ -1,13 +1,17 @@
 // CPU: the distributed sort's arithmetic (warpsort/detail/distributed/partition.hpp) and the
 // run merge's splitting (stages::make_runs_shape), checked by plain C++ models of the splitting
 // that use the same functions: every key lands on exactly one rank, in order, no rank receives
-// more than bucket_bound, and the rebalancing ranges cover every position once. Any P.
+// more than bucket_bound, and the rebalancing ranges cover every position once. Any P. Also the
+// checks that keep the ranks from waiting forever: the agreement of an exchange's two sides,
+// and the deadline's arithmetic.
 #include <warpsort/detail/distributed/partition.hpp>
+#include <warpsort/detail/distributed/transport.hpp>
 #include <warpsort/detail/stages/index_math.hpp>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <random>
@@ -279,6 +283,75 @@ TEST(RunMerge, GroupsOfAnySplitOfRunsStayWithinCapacity) {
         std::sort(sorted.begin(), sorted.end());
         ASSERT_EQ(joined, sorted) << runs << " runs, " << dist;
       }
+}
+
+TEST(ExchangeAgreement, AgreeingSidesPassForAnyPAndLayout) {
+  // the sort's own plans: the count matrix's two views, and rebalancing's ranges, for counts
+  // with empty ranks anywhere
+  std::mt19937_64 rng(5);
+  for (int P : {1, 2, 3, 4, 8, 64})
+    for (int trial = 0; trial < 20; ++trial) {
+      const std::size_t Pz = static_cast<std::size_t>(P);
+      std::vector<std::size_t> sends(Pz * Pz), receives(Pz * Pz);
+      for (std::size_t p = 0; p < Pz; ++p)
+        for (std::size_t q = 0; q < Pz; ++q) sends[p * Pz + q] = rng() % 3 == 0 ? 0 : rng() % 1000;
+      for (std::size_t p = 0; p < Pz; ++p)
+        for (std::size_t q = 0; q < Pz; ++q) receives[q * Pz + p] = sends[p * Pz + q];
+      EXPECT_EQ(wd::count_disagreement(sends, receives, P, "exchange", "keys"), "");
+      // rebalancing from what the ranks hold to their input counts
+      std::vector<std::size_t> have(Pz), want(Pz);
+      std::size_t total = 0;
+      for (std::size_t p = 0; p < Pz; ++p) total += have[p] = rng() % 4 == 0 ? 0 : rng() % 500;
+      std::size_t left = total;
+      for (std::size_t p = 0; p + 1 < Pz; ++p) left -= want[p] = left == 0 ? 0 : rng() % (left + 1);
+      want[Pz - 1] = left;
+      const auto hp = wd::prefix(have), wp = wd::prefix(want);
+      for (int p = 0; p < P; ++p) {
+        const auto out = wd::overlaps(hp, wp, p, true), in = wd::overlaps(hp, wp, p, false);
+        for (std::size_t q = 0; q < Pz; ++q) {
+          sends[static_cast<std::size_t>(p) * Pz + q] = out[q].count;
+          receives[static_cast<std::size_t>(p) * Pz + q] = in[q].count;
+        }
+      }
+      EXPECT_EQ(wd::count_disagreement(sends, receives, P, "rebalance", "keys"), "") << "P " << P;
+    }
+}
+
+TEST(ExchangeAgreement, DisagreementNamesBothRanksAndThePhase) {
+  // the CLI's old all-to-all on two ranks at a total of 3: blocks from each rank's own count
+  // (1 and 2 keys: 0 and 4 bytes a block)
+  const std::vector<std::size_t> sends{0, 0, 4, 4}, receives{0, 0, 4, 4};
+  // receives[q * P + p]: rank 0 expects 0 from rank 1, rank 1 expects 4 from rank 0
+  EXPECT_EQ(wd::count_disagreement(sends, receives, 2, "alltoall", "bytes"),
+            "phase alltoall: rank 0 would send 0 bytes to rank 1, which expects 4");
+  EXPECT_NE(wd::count_disagreement({1}, {1, 2, 3, 4}, 2, "x", "keys"), "");
+}
+
+TEST(Deadline, NoneNeverPassesAndASetOnePassesOnTime) {
+  using clock = wd::deadline::clock;
+  const auto now = clock::now();
+  const wd::deadline none;
+  EXPECT_FALSE(none.set());
+  EXPECT_FALSE(none.passed(now + std::chrono::hours(24 * 365)));
+  EXPECT_FALSE(wd::deadline(0, now).set());
+  EXPECT_FALSE(wd::deadline(-5, now).set());
+  const wd::deadline five(5, now);
+  EXPECT_TRUE(five.set());
+  EXPECT_EQ(five.seconds(), 5);
+  EXPECT_FALSE(five.passed(now + std::chrono::milliseconds(4999)));
+  EXPECT_TRUE(five.passed(now + std::chrono::milliseconds(5000)));
+  EXPECT_TRUE(wd::deadline(0.25, now).passed(now + std::chrono::milliseconds(250)));
+}
+
+TEST(Deadline, TimeoutErrorNamesTheRankThePhaseAndTheSeconds) {
+  const warpsort::distributed::timeout_error e(1, "exchange", 5);
+  EXPECT_EQ(e.rank(), 1);
+  EXPECT_EQ(e.phase(), "exchange");
+  EXPECT_NE(std::string(e.what()).find("rank 1: phase exchange: no progress within the deadline of 5 s"),
+            std::string::npos)
+      << e.what();
+  EXPECT_NE(std::string(warpsort::distributed::timeout_error(0, "init", 2.5).what()).find("of 2.5 s"),
+            std::string::npos);
 }
 
 }  // namespace

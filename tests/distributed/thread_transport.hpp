@@ -1,12 +1,14 @@
 // A transport for tests: P ranks as P host threads on one GPU, each with its own stream. Its
 // collectives copy between the ranks' device buffers, ordered by events, so the distributed
 // sort's logic (samples, splitters, cuts, exchange, merge, rebalance) runs for any P where NCCL
-// would need P GPUs.
+// would need P GPUs. It honours the transport's deadline as NCCL's does: a rank left waiting
+// at a collective past it aborts the group and throws timeout_error.
 #pragma once
 
 #include <warpsort/detail/distributed/transport.hpp>
 #include <warpsort/error.hpp>
 
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <stdexcept>
@@ -33,8 +35,10 @@ class thread_group {
   }
   int ranks() const { return ranks_; }
 
-  /// Every rank waits here for all (throws once a rank has aborted).
-  void barrier() {
+  /// Every rank waits here for all (throws once a rank has aborted); past `until`, this rank
+  /// aborts the group and throws timeout_error.
+  void barrier(int me = 0, const distributed::detail::deadline& until = {},
+               const char* phase = "collective") {
     std::unique_lock<std::mutex> lock(mutex_);
     if (aborted_) throw std::runtime_error("thread_transport: a rank aborted");
     const long generation = generation_;
@@ -44,7 +48,15 @@ class thread_group {
       cv_.notify_all();
       return;
     }
-    cv_.wait(lock, [&] { return generation_ != generation || aborted_; });
+    const auto released = [&] { return generation_ != generation || aborted_; };
+    while (!released()) {
+      if (until.passed(distributed::detail::deadline::clock::now())) {
+        aborted_ = true;
+        cv_.notify_all();
+        throw distributed::timeout_error(me, phase, until.seconds());
+      }
+      cv_.wait_for(lock, std::chrono::milliseconds(until.set() ? 10 : 1000));
+    }
     if (aborted_) throw std::runtime_error("thread_transport: a rank aborted");
   }
   void abort() {
@@ -58,12 +70,13 @@ class thread_group {
   void exchange(int me, const void* send, const std::vector<std::size_t>& send_offsets,
                 const std::vector<std::size_t>& send_bytes, void* recv,
                 const std::vector<std::size_t>& recv_offsets,
-                const std::vector<std::size_t>& recv_bytes, cudaStream_t stream) {
+                const std::vector<std::size_t>& recv_bytes, cudaStream_t stream,
+                const distributed::detail::deadline& until = {}, const char* phase = "collective") {
     send_[me] = static_cast<const unsigned char*>(send);
     send_offsets_[me] = send_offsets;
     send_bytes_[me] = send_bytes;
     WARPSORT_CUDA_CHECK(cudaEventRecord(ready_[me], stream));
-    barrier();
+    barrier(me, until, phase);
     for (int p = 0; p < ranks_; ++p) {
       if (send_bytes_[p][me] != recv_bytes[p])
         throw std::logic_error("thread_transport: rank " + std::to_string(p) + " sends " +
@@ -77,9 +90,9 @@ class thread_group {
                                           cudaMemcpyDeviceToDevice, stream));
     }
     WARPSORT_CUDA_CHECK(cudaEventRecord(done_[me], stream));
-    barrier();
+    barrier(me, until, phase);
     for (int p = 0; p < ranks_; ++p) WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(stream, done_[p], 0));
-    barrier();  // every rank has queued its waits: the events and tables may be reused
+    barrier(me, until, phase);  // every rank has queued its waits: the events and tables may be reused
   }
 
  private:
@@ -103,13 +116,14 @@ class thread_transport final : public distributed::transport {
     const std::size_t P = static_cast<std::size_t>(size());
     std::vector<std::size_t> zero(P, 0), each(P, bytes), at(P);
     for (std::size_t p = 0; p < P; ++p) at[p] = p * bytes;
-    group_.exchange(rank_, send, zero, each, recv, at, each, stream);
+    group_.exchange(rank_, send, zero, each, recv, at, each, stream, deadline_, phase());
   }
   void all_to_all(const void* send, const std::vector<std::size_t>& send_offsets,
                   const std::vector<std::size_t>& send_bytes, void* recv,
                   const std::vector<std::size_t>& recv_offsets,
                   const std::vector<std::size_t>& recv_bytes, cudaStream_t stream) override {
-    group_.exchange(rank_, send, send_offsets, send_bytes, recv, recv_offsets, recv_bytes, stream);
+    group_.exchange(rank_, send, send_offsets, send_bytes, recv, recv_offsets, recv_bytes, stream,
+                    deadline_, phase());
   }
   void abort() noexcept override { group_.abort(); }
 

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace warpsort::distributed::detail {
@@ -102,6 +103,26 @@ inline std::vector<segment> overlaps(const std::vector<std::size_t>& have_prefix
       out[p] = {0, 0, 0};
   }
   return out;
+}
+
+/// Whether an exchange's two sides agree: sends[p * P + q] is what rank p will send rank q,
+/// receives[q * P + p] what rank q expects from rank p. Empty if they agree everywhere;
+/// otherwise the first disagreement, naming both ranks and the phase. A pure function of
+/// matrices every rank holds alike, so every rank reaches the same verdict.
+inline std::string count_disagreement(const std::vector<std::size_t>& sends,
+                                      const std::vector<std::size_t>& receives, int ranks,
+                                      const std::string& phase, const std::string& unit) {
+  const std::size_t P = static_cast<std::size_t>(ranks);
+  if (sends.size() != P * P || receives.size() != P * P)
+    return "phase " + phase + ": the count matrices are not " + std::to_string(P) + " x " +
+           std::to_string(P);
+  for (std::size_t p = 0; p < P; ++p)
+    for (std::size_t q = 0; q < P; ++q)
+      if (sends[p * P + q] != receives[q * P + p])
+        return "phase " + phase + ": rank " + std::to_string(p) + " would send " +
+               std::to_string(sends[p * P + q]) + " " + unit + " to rank " + std::to_string(q) +
+               ", which expects " + std::to_string(receives[q * P + p]);
+  return {};
 }
 
 /// Exclusive prefix sums (n + 1 entries).

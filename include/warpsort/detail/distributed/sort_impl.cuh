@@ -11,7 +11,10 @@
 //   4. each rank merges its P received runs (one round of steps 3 and 4 over runs);
 //   5. optionally, an exchange of contiguous ranges rebalances the output to the input counts.
 // The host waits for a few bytes at each point where a rank could fail (allocations), so every
-// rank learns of a failure before the next exchange of keys.
+// rank learns of a failure before the next exchange of keys. Every rank makes the same sequence
+// of collectives whatever its count (a rank with no keys included), every exchange's counts are
+// checked on the host against what each peer will send before it is posted, and every host wait
+// goes through transport::wait, which gives up at options::timeout_seconds.
 #include "order_bits.cuh"
 #include "partition.hpp"
 #include "transport.hpp"
@@ -141,7 +144,7 @@ inline void agree(transport& t, std::int32_t code, std::int32_t* d_codes, cudaSt
   std::vector<std::int32_t> codes(static_cast<std::size_t>(ranks));
   WARPSORT_CUDA_CHECK(cudaMemcpyAsync(codes.data(), d_codes, codes.size() * sizeof code,
                                       cudaMemcpyDeviceToHost, stream));
-  WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
+  t.wait(stream, t.phase());
   std::string failed;
   for (int p = 0; p < ranks; ++p)
     if (codes[static_cast<std::size_t>(p)] != 0)
@@ -242,11 +245,22 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   if (o.oversampling < 1 || o.merge_oversampling < 1)
     throw input_error("warpsort::distributed::sort_keys: oversampling must be positive");
   sort_result result;
-  warpsort::detail::event_marks<6> events(o.timed, stream);
-  const auto read_times = [&] {
-    phase_times& t = result.times;
-    events.read({&t.local_sort_ms, &t.splitters_ms, &t.exchange_ms, &t.merge_ms, &t.rebalance_ms});
+  t.set_timeout(o.timeout_seconds);
+  const auto enter = [&](const char* phase) {
+    t.set_phase(phase);
+    if (o.on_phase) o.on_phase(phase);
   };
+  warpsort::detail::event_marks<6> events(o.timed, stream);
+  // the end of the call: with a deadline or timings, wait (within the deadline) for the work
+  const auto finish = [&](bool marked = true) {  // marked: every event was recorded
+    enter("finish");
+    if (o.timed || o.timeout_seconds > 0) t.wait(stream, "finish");
+    if (!marked) return;
+    phase_times& times = result.times;
+    events.read({&times.local_sort_ms, &times.splitters_ms, &times.exchange_ms, &times.merge_ms,
+                 &times.rebalance_ms});
+  };
+  enter("agree");
 
   // 0. statuses, in a small allocation of their own
   stream_allocation status_block(sizeof(rank_status) * (P + 1) + sizeof(std::int32_t) * (P + 1),
@@ -268,7 +282,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   std::vector<rank_status> all(P);
   WARPSORT_CUDA_CHECK(cudaMemcpyAsync(all.data(), statuses, P * sizeof(rank_status),
                                       cudaMemcpyDeviceToHost, stream));
-  WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
+  t.wait(stream, "agree");
 
   std::vector<std::size_t> counts(P);
   for (std::size_t p = 0; p < P; ++p) counts[p] = all[p].n;
@@ -300,9 +314,13 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   result.input_counts = counts;
   result.counts.assign(P, 0);
   result.sent.assign(P * P, 0);
-  if (total == 0) return result;
+  if (total == 0) {  // every rank sees the same total: all return here alike
+    finish(false);
+    return result;
+  }
 
   // 1. the local sort, with the control scratch allocated beside its storage
+  enter("local_sort");
   events.mark(0);
   to_words(stream);
   const std::size_t stride = sample_stride(total, ranks, o.oversampling);
@@ -349,11 +367,12 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
       for (int e = 2; e < 5; ++e) events.mark(e);
       from_words(n, stream);
       events.mark(5);
-      read_times();
+      finish();
       return result;
     }
 
     // 2. splitters and counts
+    enter("splitters");
     const unsigned threads = 256;
     if (slots > 0) {
       take_samples_kernel<<<static_cast<unsigned>(stages::ceil_div(slots, threads)), threads, 0,
@@ -379,7 +398,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     std::vector<std::uint64_t> matrix(P * P);
     WARPSORT_CUDA_CHECK(cudaMemcpyAsync(matrix.data(), a.counts, matrix.size() * sizeof(std::uint64_t),
                                         cudaMemcpyDeviceToHost, stream));
-    WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
+    t.wait(stream, "splitters");
     for (std::size_t i = 0; i < P * P; ++i) result.sent[i] = matrix[i];
   }  // step 1's storage goes back to the pool here
   events.mark(2);
@@ -395,6 +414,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
                                " (a bug: the splitters' bound was broken)");
 
   // 3. the exchange, into a receive buffer (and the merge's storage)
+  enter("exchange");
   std::vector<std::size_t> lengths(P);
   for (std::size_t p = 0; p < P; ++p) lengths[p] = result.sent[p * P + static_cast<std::size_t>(me)];
   const stages::runs_shape runs = stages::make_runs_shape(
@@ -425,12 +445,26 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   Bits* const incoming = buffers.incoming;
   Bits* const merged = buffers.merged;
   result.temp_bytes = std::max(step1_bytes, rc.used());
+  // the plan every rank holds alike (the gathered count matrix): what each sends each
+  std::vector<std::size_t> plan_sends(result.sent.begin(), result.sent.end());
   // keys, then their values, each an all-to-all of the same counts
   const auto exchange = [&](const Bits* from_keys, const unsigned char* from_values,
                             const std::vector<std::size_t>& send_at,
                             const std::vector<std::size_t>& send_n, Bits* to_keys,
                             unsigned char* to_values, const std::vector<std::size_t>& recv_at,
                             const std::vector<std::size_t>& recv_n) {
+    // this rank's sides against the plan: what it receives from p must be what p sends it
+    // (a mismatch would leave a peer waiting forever; found on this rank alone, so it aborts)
+    for (std::size_t p = 0; p < P; ++p)
+      if (send_n[p] != plan_sends[static_cast<std::size_t>(me) * P + p] ||
+          recv_n[p] != plan_sends[p * P + static_cast<std::size_t>(me)])
+        throw std::logic_error("warpsort::distributed::sort_keys: phase " + std::string(t.phase()) +
+                               ": rank " + std::to_string(me) + " would exchange " +
+                               std::to_string(send_n[p]) + " / " + std::to_string(recv_n[p]) +
+                               " keys with rank " + std::to_string(p) + ", the plan says " +
+                               std::to_string(plan_sends[static_cast<std::size_t>(me) * P + p]) +
+                               " / " + std::to_string(plan_sends[p * P + static_cast<std::size_t>(me)]) +
+                               " (a bug)");
     const auto scaled = [](const std::vector<std::size_t>& v, std::size_t by) {
       std::vector<std::size_t> out(v.size());
       for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[i] * by;
@@ -458,6 +492,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   events.mark(3);
 
   // 4. merge the P runs
+  enter("merge");
   if constexpr (has_values<Value>)
     sort_locally<Bits, Value>(buffers.merge_temp, merge_bytes, incoming, merged,
                               reinterpret_cast<const Value*>(buffers.incoming_values),
@@ -471,7 +506,20 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   // 5. rebalance: contiguous ranges to the ranks whose input positions they cover
   result.count = received;
   if (o.rebalance) {
+    enter("rebalance");
     const std::vector<std::size_t> have = prefix(result.counts);
+    // every rank plans every rank's ranges from the agreed counts and checks both sides meet
+    std::vector<std::size_t> plan_receives(P * P);
+    for (int p = 0; p < ranks; ++p) {
+      const std::vector<segment> sends = overlaps(have, offsets, p, true);
+      const std::vector<segment> receives = overlaps(have, offsets, p, false);
+      for (std::size_t q = 0; q < P; ++q) {
+        plan_sends[static_cast<std::size_t>(p) * P + q] = sends[q].count;
+        plan_receives[static_cast<std::size_t>(p) * P + q] = receives[q].count;
+      }
+    }
+    const std::string why = count_disagreement(plan_sends, plan_receives, ranks, "rebalance", "keys");
+    if (!why.empty()) throw disagreement_error("warpsort::distributed::sort_keys: " + why);
     const std::vector<segment> out = overlaps(have, offsets, me, true);
     const std::vector<segment> in = overlaps(have, offsets, me, false);
     for (std::size_t p = 0; p < P; ++p) {
@@ -487,7 +535,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   }
   from_words(result.count, stream);
   events.mark(5);
-  read_times();
+  finish();
   return result;
 }
 

@@ -1,13 +1,75 @@
 #pragma once
 // What the distributed sort needs of a communicator: an all-gather and an all-to-all of byte
-// ranges between device buffers, stream-ordered. nccl_transport (warpsort/distributed.cuh) is
-// the one the library gives; the tests add one that runs several ranks on one GPU.
+// ranges between device buffers, stream-ordered, and a wait for a stream that gives up at a
+// deadline. nccl_transport (warpsort/distributed.cuh) is the one the library gives; the tests
+// add one that runs several ranks on one GPU.
+#include <warpsort/error.hpp>
+
 #include <cuda_runtime_api.h>
 
+#include <chrono>
 #include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <thread>
 #include <vector>
 
 namespace warpsort::distributed {
+
+/// A wait that passed its deadline: the rank aborted its communicator (which is then gone).
+class timeout_error : public std::runtime_error {
+ public:
+  timeout_error(int rank, const std::string& phase, double seconds)
+      : std::runtime_error("rank " + std::to_string(rank) + ": phase " + phase +
+                           ": no progress within the deadline of " + format_seconds(seconds) +
+                           " s (a peer stalled or posted a different exchange); the communicator "
+                           "was aborted"),
+        rank_(rank), phase_(phase), seconds_(seconds) {}
+  int rank() const noexcept { return rank_; }
+  const std::string& phase() const noexcept { return phase_; }
+  double seconds() const noexcept { return seconds_; }
+
+ private:
+  static std::string format_seconds(double s) {
+    std::string text = std::to_string(s);
+    while (text.size() > 1 && text.back() == '0') text.pop_back();
+    if (!text.empty() && text.back() == '.') text.pop_back();
+    return text;
+  }
+  int rank_;
+  std::string phase_;
+  double seconds_;
+};
+
+/// Ranks that would post different exchanges (what one sends another is not what that one
+/// expects): every rank finds it alike, before the exchange, so the communicator stays usable.
+class disagreement_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+namespace detail {
+
+/// A point in time after which waits give up; none (the default) waits forever.
+class deadline {
+ public:
+  using clock = std::chrono::steady_clock;
+  deadline() = default;
+  /// `seconds` from `now`; seconds <= 0: none.
+  deadline(double seconds, clock::time_point now) : seconds_(seconds > 0 ? seconds : 0) {
+    if (seconds_ > 0)
+      at_ = now + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(seconds_));
+  }
+  bool set() const { return seconds_ > 0; }
+  double seconds() const { return seconds_; }
+  bool passed(clock::time_point now) const { return set() && now >= at_; }
+
+ private:
+  double seconds_ = 0;
+  clock::time_point at_{};
+};
+
+}  // namespace detail
 
 class transport {
  public:
@@ -19,12 +81,53 @@ class transport {
                           cudaStream_t stream) = 0;
   /// Sends send_bytes[p] bytes at send + send_offsets[p] to every rank p and receives
   /// recv_bytes[p] bytes from it at recv + recv_offsets[p] (one entry a rank, own included).
+  /// What a rank receives from p must be what p sends it: callers agree on the counts first.
   virtual void all_to_all(const void* send, const std::vector<std::size_t>& send_offsets,
                           const std::vector<std::size_t>& send_bytes, void* recv,
                           const std::vector<std::size_t>& recv_offsets,
                           const std::vector<std::size_t>& recv_bytes, cudaStream_t stream) = 0;
   /// After this rank failed where its peers may wait on it: ends the communicator.
   virtual void abort() noexcept = 0;
+
+  /// Waits for the work queued on `stream` (this rank's part of the collectives on it
+  /// included). Past the deadline (set_timeout) it aborts the communicator and throws
+  /// timeout_error naming this rank and `phase`.
+  virtual void wait(cudaStream_t stream, const char* phase) {
+    poll_until([&] { return ready(stream); }, phase);
+  }
+  /// The deadline of every wait from now on: `seconds` from now (0: none).
+  void set_timeout(double seconds) {
+    deadline_ = detail::deadline(seconds, detail::deadline::clock::now());
+  }
+  double timeout_seconds() const { return deadline_.seconds(); }
+  /// The phase the caller is in: named by a timeout inside the collectives themselves.
+  void set_phase(const char* phase) { phase_ = phase; }
+  const char* phase() const { return phase_; }
+
+ protected:
+  /// Calls done() until it is true, sleeping briefly between tries; past the deadline, aborts
+  /// and throws timeout_error.
+  template <class Done>
+  void poll_until(Done done, const char* phase) {
+    int tries = 0;
+    while (!done()) {
+      if (deadline_.passed(detail::deadline::clock::now())) {
+        abort();
+        throw timeout_error(rank(), phase, deadline_.seconds());
+      }
+      // spin first (short waits are the rule), then yield the core
+      if (++tries > 1000) std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+  }
+  /// Whether the stream's work is done (a CUDA error is thrown).
+  static bool ready(cudaStream_t stream) {
+    const cudaError_t status = cudaStreamQuery(stream);
+    if (status == cudaErrorNotReady) return false;
+    WARPSORT_CUDA_CHECK(status);
+    return true;
+  }
+  detail::deadline deadline_;
+  const char* phase_ = "collective";
 };
 
 }  // namespace warpsort::distributed

@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -94,11 +95,8 @@ std::vector<T> gather(rank_context& ctx, const T& value, cudaStream_t stream,
   ctx.arm(phase, allowance);
   const std::size_t P = static_cast<std::size_t>(t.size());
   device_buffer<T> d(P + 1);
-  WARPSORT_CUDA_CHECK(cudaMemcpyAsync(d.get() + P, &value, sizeof(T), cudaMemcpyHostToDevice, stream));
-  t.all_gather(d.get() + P, d.get(), sizeof(T), stream);
   std::vector<T> all(P);
-  WARPSORT_CUDA_CHECK(cudaMemcpyAsync(all.data(), d.get(), P * sizeof(T), cudaMemcpyDeviceToHost, stream));
-  t.wait(stream, phase);
+  dd::gather_to_host(t, &value, all.data(), sizeof(T), d.get(), stream, phase);
   return all;
 }
 
@@ -687,7 +685,10 @@ int run_fuzz(rank_context& ctx, cudaStream_t stream) {
 /// have a deadline), within the deadline.
 ncclComm_t join_communicator(const dist_options& o, const std::string& nccl_id_hex, double timeout) {
   ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
-  config.blocking = 0;
+  // WARPSORT_NCCL_BLOCKING=1: a blocking communicator, only to measure what non-blocking costs
+  // (a blocking call can then wait past the deadline)
+  const char* blocking = std::getenv("WARPSORT_NCCL_BLOCKING");
+  config.blocking = blocking != nullptr && std::string(blocking) == "1" ? 1 : 0;
   ncclComm_t comm = nullptr;
   const ncclResult_t started =
       ncclCommInitRankConfig(&comm, o.world, from_hex(nccl_id_hex), o.rank, &config);

@@ -118,11 +118,7 @@ void checked_all_to_all(transport& t, const void* send,
   WARPSORT_CUDA_CHECK(cudaMallocAsync(&block, row * (P + 1), stream));
   std::vector<std::uint64_t> all(2 * P * P);
   try {
-    auto* d = static_cast<unsigned char*>(block);
-    WARPSORT_CUDA_CHECK(cudaMemcpyAsync(d + row * P, mine.data(), row, cudaMemcpyHostToDevice, stream));
-    t.all_gather(d + row * P, d, row, stream);
-    WARPSORT_CUDA_CHECK(cudaMemcpyAsync(all.data(), d, row * P, cudaMemcpyDeviceToHost, stream));
-    t.wait(stream, phase);
+    detail::gather_to_host(t, mine.data(), all.data(), row, block, stream, phase);
   } catch (...) {
     cudaFreeAsync(block, stream);
     throw;

@@ -376,6 +376,13 @@ std::vector<ncclComm_t> init_all(const std::vector<int>& devices) {
 template <class Key, class Comp>
 void sort_over_nccl(int devices, const std::vector<std::size_t>& n, const std::string& dist,
                     bool rebalance, const std::vector<ncclComm_t>& shared = {}) {
+  // this thread visits every device: give the next test back the device it found (the test
+  // transport's events and streams are made on the current device)
+  struct restore_device {
+    int device = 0;
+    restore_device() { WARPSORT_CUDA_CHECK(cudaGetDevice(&device)); }
+    ~restore_device() { (void)cudaSetDevice(device); }
+  } restore;
   std::vector<int> list(devices);
   for (int d = 0; d < devices; ++d) list[d] = d;
   // a communicator per call, or the caller's (kept: initialising one costs about a second)

@@ -138,13 +138,8 @@ class agreed_failure : public cuda_error {
 inline void agree(transport& t, std::int32_t code, std::int32_t* d_codes, cudaStream_t stream,
                   const std::string& what) {
   const int ranks = t.size();
-  WARPSORT_CUDA_CHECK(cudaMemcpyAsync(d_codes + ranks, &code, sizeof code,
-                                      cudaMemcpyHostToDevice, stream));
-  t.all_gather(d_codes + ranks, d_codes, sizeof code, stream);
   std::vector<std::int32_t> codes(static_cast<std::size_t>(ranks));
-  WARPSORT_CUDA_CHECK(cudaMemcpyAsync(codes.data(), d_codes, codes.size() * sizeof code,
-                                      cudaMemcpyDeviceToHost, stream));
-  t.wait(stream, t.phase());
+  gather_to_host(t, &code, codes.data(), sizeof code, d_codes, stream, t.phase());
   std::string failed;
   for (int p = 0; p < ranks; ++p)
     if (codes[static_cast<std::size_t>(p)] != 0)
@@ -276,13 +271,8 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   if (n > 0 && (keys == nullptr || (has_values<Value> && values == nullptr)))
     mine.code = status_null_keys;
   else if (n > capacity) mine.code = status_over_capacity;
-  WARPSORT_CUDA_CHECK(cudaMemcpyAsync(statuses + P, &mine, sizeof mine, cudaMemcpyHostToDevice,
-                                      stream));
-  t.all_gather(statuses + P, statuses, sizeof(rank_status), stream);
   std::vector<rank_status> all(P);
-  WARPSORT_CUDA_CHECK(cudaMemcpyAsync(all.data(), statuses, P * sizeof(rank_status),
-                                      cudaMemcpyDeviceToHost, stream));
-  t.wait(stream, "agree");
+  gather_to_host(t, &mine, all.data(), sizeof mine, statuses, stream, "agree");
 
   std::vector<std::size_t> counts(P);
   for (std::size_t p = 0; p < P; ++p) counts[p] = all[p].n;
@@ -396,9 +386,8 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     WARPSORT_CHECK_LAUNCH();
     t.all_gather(a.my_counts, a.counts, P * sizeof(std::uint64_t), stream);
     std::vector<std::uint64_t> matrix(P * P);
-    WARPSORT_CUDA_CHECK(cudaMemcpyAsync(matrix.data(), a.counts, matrix.size() * sizeof(std::uint64_t),
-                                        cudaMemcpyDeviceToHost, stream));
-    t.wait(stream, "splitters");
+    read_to_host(t, matrix.data(), a.counts, matrix.size() * sizeof(std::uint64_t), stream,
+                 "splitters");
     for (std::size_t i = 0; i < P * P; ++i) result.sent[i] = matrix[i];
   }  // step 1's storage goes back to the pool here
   events.mark(2);

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -129,5 +130,61 @@ class transport {
   detail::deadline deadline_;
   const char* phase_ = "collective";
 };
+
+namespace detail {
+
+/// Pinned host memory of the calling thread, at least `bytes` (grown on demand, kept for the
+/// thread's life). Copies between the device and pageable memory may wait for the stream
+/// inside the CUDA call, where no deadline can end the wait (a peer that never comes leaves its
+/// collective on the stream); copies through pinned memory are queued and then waited for by
+/// transport::wait.
+inline unsigned char* pinned_scratch(std::size_t bytes) {
+  struct block {
+    unsigned char* ptr = nullptr;
+    std::size_t size = 0;
+    ~block() {
+      if (ptr) (void)cudaFreeHost(ptr);
+    }
+  };
+  thread_local block b;
+  if (b.size < bytes) {
+    if (b.ptr) WARPSORT_CUDA_CHECK(cudaFreeHost(b.ptr));
+    b.ptr = nullptr;
+    b.size = 0;
+    void* p = nullptr;
+    WARPSORT_CUDA_CHECK(cudaMallocHost(&p, bytes));
+    b.ptr = static_cast<unsigned char*>(p);
+    b.size = bytes;
+  }
+  return b.ptr;
+}
+
+/// Every rank's `bytes` bytes at host `mine`, in rank order, into host `all` (size() x bytes),
+/// through device scratch `d_scratch` (size() + 1 x bytes); waits within the deadline.
+inline void gather_to_host(transport& t, const void* mine, void* all, std::size_t bytes,
+                           void* d_scratch, cudaStream_t stream, const char* phase) {
+  const std::size_t P = static_cast<std::size_t>(t.size());
+  unsigned char* host = pinned_scratch((P + 1) * bytes);
+  auto* d = static_cast<unsigned char*>(d_scratch);
+  std::memcpy(host + P * bytes, mine, bytes);
+  WARPSORT_CUDA_CHECK(cudaMemcpyAsync(d + P * bytes, host + P * bytes, bytes,
+                                      cudaMemcpyHostToDevice, stream));
+  t.all_gather(d + P * bytes, d, bytes, stream);
+  WARPSORT_CUDA_CHECK(cudaMemcpyAsync(host, d, P * bytes, cudaMemcpyDeviceToHost, stream));
+  t.wait(stream, phase);
+  std::memcpy(all, host, P * bytes);
+}
+
+/// `bytes` bytes at device `from` into host `to`, once the stream's work before is done;
+/// waits within the deadline.
+inline void read_to_host(transport& t, void* to, const void* from, std::size_t bytes,
+                         cudaStream_t stream, const char* phase) {
+  unsigned char* host = pinned_scratch(bytes);
+  WARPSORT_CUDA_CHECK(cudaMemcpyAsync(host, from, bytes, cudaMemcpyDeviceToHost, stream));
+  t.wait(stream, phase);
+  std::memcpy(to, host, bytes);
+}
+
+}  // namespace detail
 
 }  // namespace warpsort::distributed

@@ -145,6 +145,8 @@ class nccl_transport final : public transport {
   void settle(const char* phase);
 
  private:
+  /// Whether the communicator has finished its last call (throws nccl_error on its failure).
+  bool idle();
   ncclComm_t comm_;
   int rank_ = 0, size_ = 1;
   bool aborted_ = false;

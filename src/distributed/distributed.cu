@@ -24,30 +24,20 @@ nccl_transport::nccl_transport(ncclComm_t comm) : comm_(comm) {
   WARPSORT_NCCL_CHECK(ncclCommCount(comm, &size_));
 }
 
-void nccl_transport::settle(const char* phase) {
-  ncclResult_t state = ncclSuccess;
-  poll_until(
-      [&] {
-        WARPSORT_NCCL_CHECK(ncclCommGetAsyncError(comm_, &state));
-        if (state != ncclSuccess && state != ncclInProgress)
-          detail::throw_nccl_error(state, "ncclCommGetAsyncError", __FILE__, __LINE__);
-        return state == ncclSuccess;
-      },
-      phase);
-}
+void nccl_transport::settle(const char* phase) { poll_until([&] { return idle(); }, phase); }
 
 void nccl_transport::wait(cudaStream_t stream, const char* phase) {
   // an NCCL kernel whose peer never comes keeps the stream busy: the communicator's error
   // state is read too, so that a failure NCCL detects ends the wait at once
+  poll_until([&] { return idle() && ready(stream); }, phase);
+}
+
+bool nccl_transport::idle() {
   ncclResult_t state = ncclSuccess;
-  poll_until(
-      [&] {
-        WARPSORT_NCCL_CHECK(ncclCommGetAsyncError(comm_, &state));
-        if (state != ncclSuccess && state != ncclInProgress)
-          detail::throw_nccl_error(state, "ncclCommGetAsyncError", __FILE__, __LINE__);
-        return state == ncclSuccess && ready(stream);
-      },
-      phase);
+  WARPSORT_NCCL_CHECK(ncclCommGetAsyncError(comm_, &state));
+  if (state != ncclSuccess && state != ncclInProgress)
+    detail::throw_nccl_error(state, "ncclCommGetAsyncError", __FILE__, __LINE__);
+  return state == ncclSuccess;
 }
 
 void nccl_transport::all_gather(const void* send, void* recv, std::size_t bytes,

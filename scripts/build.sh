@@ -10,7 +10,8 @@ if [ -n "$WARPSORT_PYTHON" ] && "$WARPSORT_PYTHON" -c "import nanobind, pytest, 
 else
   echo "build: no Python with nanobind, pytest, numpy and Python.h: the Python module is not built" >&2
 fi
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release \
+# -U: FindPython resolves its Python anew, so a build tree made with another Python follows
+cmake -S . -B build -U "_Python_*" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CUDA_ARCHITECTURES="${CMAKE_CUDA_ARCHITECTURES:-90}" -DWARPSORT_BUILD_PYTHON=$python \
   ${WARPSORT_PYTHON:+-DPython_EXECUTABLE="$WARPSORT_PYTHON"} >/dev/null
 cmake --build build -j"$(nproc)"

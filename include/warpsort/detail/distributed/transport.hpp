@@ -110,14 +110,17 @@ class transport {
   /// and throws timeout_error.
   template <class Done>
   void poll_until(Done done, const char* phase) {
-    int tries = 0;
+    const auto start = detail::deadline::clock::now();
     while (!done()) {
-      if (deadline_.passed(detail::deadline::clock::now())) {
+      const auto now = detail::deadline::clock::now();
+      if (deadline_.passed(now)) {
         abort();
         throw timeout_error(rank(), phase, deadline_.seconds());
       }
-      // spin first (short waits are the rule), then yield the core
-      if (++tries > 1000) std::this_thread::sleep_for(std::chrono::microseconds(50));
+      // short waits are the rule (a collective's launch, a few bytes back): try again at once
+      // for the first milliseconds, then sleep between tries
+      if (now - start < std::chrono::milliseconds(20)) std::this_thread::yield();
+      else std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
   }
   /// Whether the stream's work is done (a CUDA error is thrown).

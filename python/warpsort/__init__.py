@@ -316,8 +316,8 @@ def _stream_for(views, stream):
     return s
 
 
-def _check_out(out, v, what, n, dtype_name, stream):
-    o = _view(out, what, role="out", stream=stream)
+def _check_out(o, v, what, n, dtype_name):
+    """The output view o of n elements of dtype_name, on v's device, writable and resolved."""
     if o.n != n:
         raise ValueError(f"warpsort: {what} has {o.n} elements, expected {n}")
     if o.dtype_name != dtype_name:
@@ -418,8 +418,9 @@ def sort(x, *, descending=False, out=None, stream=None, times=False):
     dict of the four step times in ms."""
     v = _view(x, "x", stream=stream)
     _check_key(v, "x")
-    o = _check_out(out, v, "out", v.n, v.dtype_name, stream) if out is not None else None
-    if o is not None:
+    o = None
+    if out is not None:
+        o = _check_out(_view(out, "out", role="out", stream=stream), v, "out", v.n, v.dtype_name)
         _refuse_overlaps([("x", v), ("out", o)], in_place={(0, 1)})
     _ext.device_count()  # RuntimeError without a usable CUDA device, after the argument checks
     result = _Result(v, v.n) if o is None else None
@@ -448,8 +449,8 @@ def argsort(x, *, descending=False, out=None, stream=None, times=False, index_dt
         index_dtype = o.dtype_name
     if index_dtype not in ("int64", "uint32"):
         raise TypeError(f"warpsort.argsort: indices are int64 or uint32 (got {index_dtype})")
-    if out is not None:
-        o = _check_out(out, v, "out", v.n, index_dtype, stream)
+    if o is not None:
+        _check_out(o, v, "out", v.n, index_dtype)
         _refuse_overlaps([("x", v), ("out", o)], in_place={(0, 1)})
     _ext.device_count()
     result = _Result(v, v.n, index_dtype) if o is None else None
@@ -482,8 +483,10 @@ def sort_pairs(keys, values, *, descending=False, out=None, stream=None, times=F
     if out is not None:
         if not isinstance(out, (tuple, list)) or len(out) != 2:
             raise TypeError("warpsort: out= must be a (keys_out, values_out) pair")
-        ko = _check_out(out[0], k, "out[0]", k.n, k.dtype_name, stream)
-        vo = _check_out(out[1], val, "out[1]", k.n, val.dtype_name, stream)
+        ko = _check_out(_view(out[0], "out[0]", role="out", stream=stream), k, "out[0]", k.n,
+                        k.dtype_name)
+        vo = _check_out(_view(out[1], "out[1]", role="out", stream=stream), val, "out[1]", k.n,
+                        val.dtype_name)
         named += [("out[0]", ko), ("out[1]", vo)]
     _refuse_overlaps(named, in_place={(0, 2), (1, 3)})
     _ext.device_count()

@@ -12,9 +12,10 @@
 //   5. optionally, an exchange of contiguous ranges rebalances the output to the input counts.
 // The host waits for a few bytes at each point where a rank could fail (allocations), so every
 // rank learns of a failure before the next exchange of keys. Every rank makes the same sequence
-// of collectives whatever its count (a rank with no keys included), every exchange's counts are
-// checked on the host against what each peer will send before it is posted, and every host wait
-// goes through transport::wait, which gives up at options::timeout_seconds.
+// of collectives whatever its count (a rank with no keys included), both sides of every exchange
+// come from counts every rank holds alike (the gathered matrix; rebalancing's plan is checked
+// side against side before it is posted), and every host wait goes through transport::wait,
+// which gives up at options::timeout_seconds.
 #include "order_bits.cuh"
 #include "partition.hpp"
 #include "transport.hpp"
@@ -434,26 +435,12 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   Bits* const incoming = buffers.incoming;
   Bits* const merged = buffers.merged;
   result.temp_bytes = std::max(step1_bytes, rc.used());
-  // the plan every rank holds alike (the gathered count matrix): what each sends each
-  std::vector<std::size_t> plan_sends(result.sent.begin(), result.sent.end());
   // keys, then their values, each an all-to-all of the same counts
   const auto exchange = [&](const Bits* from_keys, const unsigned char* from_values,
                             const std::vector<std::size_t>& send_at,
                             const std::vector<std::size_t>& send_n, Bits* to_keys,
                             unsigned char* to_values, const std::vector<std::size_t>& recv_at,
                             const std::vector<std::size_t>& recv_n) {
-    // this rank's sides against the plan: what it receives from p must be what p sends it
-    // (a mismatch would leave a peer waiting forever; found on this rank alone, so it aborts)
-    for (std::size_t p = 0; p < P; ++p)
-      if (send_n[p] != plan_sends[static_cast<std::size_t>(me) * P + p] ||
-          recv_n[p] != plan_sends[p * P + static_cast<std::size_t>(me)])
-        throw std::logic_error("warpsort::distributed::sort_keys: phase " + std::string(t.phase()) +
-                               ": rank " + std::to_string(me) + " would exchange " +
-                               std::to_string(send_n[p]) + " / " + std::to_string(recv_n[p]) +
-                               " keys with rank " + std::to_string(p) + ", the plan says " +
-                               std::to_string(plan_sends[static_cast<std::size_t>(me) * P + p]) +
-                               " / " + std::to_string(plan_sends[p * P + static_cast<std::size_t>(me)]) +
-                               " (a bug)");
     const auto scaled = [](const std::vector<std::size_t>& v, std::size_t by) {
       std::vector<std::size_t> out(v.size());
       for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[i] * by;
@@ -498,19 +485,23 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     enter("rebalance");
     const std::vector<std::size_t> have = prefix(result.counts);
     // every rank plans every rank's ranges from the agreed counts and checks both sides meet
-    std::vector<std::size_t> plan_receives(P * P);
+    // (the keys' exchange needs no such check: both its sides are read from one gathered matrix)
+    std::vector<std::size_t> plan_sends(P * P), plan_receives(P * P);
+    std::vector<segment> out, in;
     for (int p = 0; p < ranks; ++p) {
-      const std::vector<segment> sends = overlaps(have, offsets, p, true);
-      const std::vector<segment> receives = overlaps(have, offsets, p, false);
+      std::vector<segment> sends = overlaps(have, offsets, p, true);
+      std::vector<segment> receives = overlaps(have, offsets, p, false);
       for (std::size_t q = 0; q < P; ++q) {
         plan_sends[static_cast<std::size_t>(p) * P + q] = sends[q].count;
         plan_receives[static_cast<std::size_t>(p) * P + q] = receives[q].count;
       }
+      if (p == me) {
+        out = std::move(sends);
+        in = std::move(receives);
+      }
     }
     const std::string why = count_disagreement(plan_sends, plan_receives, ranks, "rebalance", "keys");
     if (!why.empty()) throw disagreement_error("warpsort::distributed::sort_keys: " + why);
-    const std::vector<segment> out = overlaps(have, offsets, me, true);
-    const std::vector<segment> in = overlaps(have, offsets, me, false);
     for (std::size_t p = 0; p < P; ++p) {
       send_off[p] = out[p].from;
       send_n[p] = out[p].count;

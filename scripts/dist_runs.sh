@@ -1,24 +1,51 @@
 #!/usr/bin/env bash
-# The distributed sort's committed runs (docs/distributed.md), for a machine of G GPUs with the
-# packed binaries (scripts/pack_gpu_binaries.sh) unpacked in W:
-#   scripts/dist_runs.sh W OUT_DIR [G]
-# 1. every distribution at 2^24, 2^28 and 2^31 keys in total (the small totals and the 1.8x
-#    target), with the single-GPU sort of the same total in the same run;
-# 2. the largest total the GPUs hold, generated on the GPUs (2^34 and up on two H200s);
-# 3. the figures. NCCL_NVLS_ENABLE=0 in every process (the launcher sets it for its ranks too).
+# The distributed sort's committed runs (docs/distributed.md, docs/results/h200x2/), for a
+# machine of G GPUs with the packed binaries (scripts/pack_gpu_binaries.sh) unpacked in W:
+#   scripts/dist_runs.sh W OUT_DIR [G] [STAGE ...]
+# Stages (default: all, in this order):
+#   small    every distribution at 2^24 and 2^28 keys in total, with the single-GPU sort of the
+#            same total in the same run;
+#   curve    uniform uint32 from 2^20 to 2^31 (the crossover against one GPU), then the same
+#            to 2^28 with a blocking communicator (WARPSORT_NCCL_BLOCKING=1: what the
+#            non-blocking one, which lets every wait have a deadline, costs);
+#   large    2^31 on ten distributions, uint64 and float64 at 2^30, float32 at 2^31, float32
+#            descending rebalanced at 2^31;
+#   largest  2^33 keys a GPU generated on the GPUs (2^34 on two), one validated run.
+# Figures: scripts/plot_dist.py over OUT_DIR/curve/dist.csv (where matplotlib is).
+# NCCL_NVLS_ENABLE=0 in every process (the launcher sets it for its ranks too).
 set -euo pipefail
 w=$1
 out=$2
 gpus=${3:-$(nvidia-smi -L | wc -l)}
+shift $(( $# < 3 ? $# : 3 ))
+stages=("$@")
+[ ${#stages[@]} -eq 0 ] && stages=(small curve large largest)
 export NCCL_NVLS_ENABLE=0
 export LD_LIBRARY_PATH="$w/lib:${LD_LIBRARY_PATH:-}"
 mkdir -p "$out"
-"$w/bin/warpsort" dist --gpus "$gpus" --sizes 2^24,2^28,2^31 --dists all --reps 5 \
-  --out "$out/sweep" | tee "$out/sweep.log"
-"$w/bin/warpsort" dist --gpus 1 --sizes 2^24,2^28,2^31 --dists uniform --reps 5 \
-  --out "$out/one_gpu" | tee "$out/one_gpu.log"
-huge=$(( 1 << 33 ))  # 2^33 keys a GPU: 2^34 on two
-"$w/bin/warpsort" dist --gpus "$gpus" --sizes "$(( huge * gpus ))" --dists uniform \
-  --device-generate --reps 1 --warmup 0 --no-baseline --out "$out/largest" | tee "$out/largest.log"
-python3 "$(dirname "$0")/plot_dist.py" --csv "$out/one_gpu/dist.csv" --csv "$out/sweep/dist.csv" \
-  --out "$out"
+dist() {  # NAME ARGS...: one `warpsort dist` run into OUT/NAME
+  local name=$1
+  shift
+  "$w/bin/warpsort" dist --gpus "$gpus" --out "$out/$name" "$@" 2>&1 | tee "$out/$name.log"
+}
+for stage in "${stages[@]}"; do
+  case $stage in
+    small) dist small --sizes 2^24,2^28 --dists all --reps 5 ;;
+    curve)
+      dist curve --sizes 2^20,2^22,2^24,2^25,2^26,2^27,2^28,2^30,2^31 --reps 5
+      WARPSORT_NCCL_BLOCKING=1 dist curve_blocking --sizes 2^20,2^22,2^24,2^25,2^26,2^28 --reps 5
+      ;;
+    large)
+      dist large --sizes 2^31 --reps 3 --dists uniform,gaussian,zero,sorted,reverse_sorted,nearly_sorted,staggered,deterministic_duplicates,randomized_duplicates,entropy_0.201
+      dist uint64 --type uint64 --sizes 2^30 --reps 3
+      dist float64 --type float64 --sizes 2^30 --reps 3
+      dist float32 --type float32 --sizes 2^31 --reps 3
+      dist float32_rebalanced --type float32 --descending --rebalance --sizes 2^31 --reps 3
+      ;;
+    largest)
+      dist largest --sizes "$(( (1 << 33) * gpus ))" --device-generate --reps 1 --warmup 0 \
+        --no-baseline
+      ;;
+    *) echo "dist_runs.sh: unknown stage $stage" >&2; exit 2 ;;
+  esac
+done

@@ -104,6 +104,8 @@ std::vector<T> gather(rank_context& ctx, const T& value, cudaStream_t stream,
 distributed::options sort_options(rank_context& ctx, bool rebalance, bool timed) {
   distributed::options opts;
   opts.rebalance = rebalance;
+  opts.exchange_parts = ctx.o.exchange_parts;
+  opts.merge_oversampling = ctx.o.merge_oversampling;
   opts.timed = timed;
   opts.timeout_seconds = ctx.timeout;
   opts.on_phase = [&ctx](const char* phase) { ctx.phase(phase); };
@@ -377,6 +379,8 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   j["distribution"] = dist;
   j["n"] = total;
   j["rebalance"] = o.rebalance;
+  j["exchange_parts"] = o.exchange_parts;
+  j["merge_oversampling"] = o.merge_oversampling;
   j["generated_on"] = o.device_generate ? "device" : "host";
   j["reps"] = o.reps;
   j["ms"] = total_ms;

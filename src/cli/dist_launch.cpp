@@ -146,6 +146,15 @@ CLI::App* add_dist_command(CLI::App& app, dist_options& o) {
   d->add_option("--type", o.type, "key type")->capture_default_str();
   d->add_flag("--descending", o.descending, "sort in descending order");
   d->add_flag("--rebalance", o.rebalance, "end with each rank's input count");
+  d->add_option("--exchange-parts", o.exchange_parts,
+                "rounds the exchange is sent in, each merged while the next travels (0: 4 from "
+                "2^26 keys a rank, 2 from 2^24, else 1)")
+      ->check(CLI::Range(0, 16))
+      ->capture_default_str();
+  d->add_option("--merge-oversampling", o.merge_oversampling,
+                "the received runs' merge: every this many samples a splitter")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
   d->add_flag("--device-generate", o.device_generate,
               "generate uniform keys on the GPUs (for totals too large to generate on the host)");
   d->add_flag("!--no-baseline", o.baseline, "skip the single-GPU sort of the same total");

@@ -46,32 +46,35 @@ void nccl_transport::all_gather(const void* send, void* recv, std::size_t bytes,
   settle(phase());
 }
 
-void nccl_transport::all_to_all(const void* send, const std::vector<std::size_t>& send_offsets,
-                                const std::vector<std::size_t>& send_bytes, void* recv,
-                                const std::vector<std::size_t>& recv_offsets,
-                                const std::vector<std::size_t>& recv_bytes, cudaStream_t stream) {
-  const auto* from = static_cast<const unsigned char*>(send);
-  auto* to = static_cast<unsigned char*>(recv);
-  const std::size_t self = static_cast<std::size_t>(rank_);
-  const std::size_t P = static_cast<std::size_t>(size_);
-  if (send_offsets.size() != P || send_bytes.size() != P || recv_offsets.size() != P ||
-      recv_bytes.size() != P)
-    throw input_error("warpsort::distributed: all_to_all needs one offset and size a rank");
-  if (send_bytes[self] != recv_bytes[self])
-    throw input_error("warpsort::distributed: a rank's own range must keep its size");
-  if (send_bytes[self] > 0)  // its own range: a copy, not a message
-    WARPSORT_CUDA_CHECK(cudaMemcpyAsync(to + recv_offsets[self], from + send_offsets[self],
-                                        send_bytes[self], cudaMemcpyDeviceToDevice, stream));
+void nccl_transport::exchange(const std::vector<send_piece>& sends,
+                              const std::vector<receive_piece>& receives, cudaStream_t stream) {
+  for (const auto& s : sends)
+    if (s.peer < 0 || s.peer >= size_) throw input_error("warpsort::distributed: a piece's peer is not a rank");
+  for (const auto& r : receives)
+    if (r.peer < 0 || r.peer >= size_) throw input_error("warpsort::distributed: a piece's peer is not a rank");
+  // a rank's pieces to itself: copies, matched in order
+  std::vector<const send_piece*> own_sends;
+  std::vector<const receive_piece*> own_receives;
+  for (const auto& s : sends)
+    if (s.peer == rank_ && s.bytes > 0) own_sends.push_back(&s);
+  for (const auto& r : receives)
+    if (r.peer == rank_ && r.bytes > 0) own_receives.push_back(&r);
+  if (own_sends.size() != own_receives.size())
+    throw input_error("warpsort::distributed: a rank's pieces to itself must match its own");
+  for (std::size_t i = 0; i < own_sends.size(); ++i) {
+    if (own_sends[i]->bytes != own_receives[i]->bytes)
+      throw input_error("warpsort::distributed: a rank's pieces to itself must keep their sizes");
+    WARPSORT_CUDA_CHECK(cudaMemcpyAsync(own_receives[i]->to, own_sends[i]->from,
+                                        own_sends[i]->bytes, cudaMemcpyDeviceToDevice, stream));
+  }
   WARPSORT_NCCL_QUEUE(ncclGroupStart());
   try {
-    for (int p = 0; p < size_; ++p) {
-      const std::size_t q = static_cast<std::size_t>(p);
-      if (q == self) continue;
-      if (send_bytes[q] > 0)
-        WARPSORT_NCCL_QUEUE(ncclSend(from + send_offsets[q], send_bytes[q], ncclUint8, p, comm_, stream));
-      if (recv_bytes[q] > 0)
-        WARPSORT_NCCL_QUEUE(ncclRecv(to + recv_offsets[q], recv_bytes[q], ncclUint8, p, comm_, stream));
-    }
+    for (const auto& s : sends)
+      if (s.peer != rank_ && s.bytes > 0)
+        WARPSORT_NCCL_QUEUE(ncclSend(s.from, s.bytes, ncclUint8, s.peer, comm_, stream));
+    for (const auto& r : receives)
+      if (r.peer != rank_ && r.bytes > 0)
+        WARPSORT_NCCL_QUEUE(ncclRecv(r.to, r.bytes, ncclUint8, r.peer, comm_, stream));
   } catch (...) {
     (void)ncclGroupEnd();  // the group must close even when a call in it failed
     throw;
@@ -140,7 +143,7 @@ std::size_t required_capacity(std::size_t total, int ranks, int rank, const opti
   const std::size_t share = detail::balanced_prefix(rank + 1, ranks, total) -
                             detail::balanced_prefix(rank, ranks, total);
   const std::size_t stride = detail::sample_stride(total, ranks, o.oversampling);
-  const std::size_t bound = detail::bucket_bound(share, stride, ranks);
+  const std::size_t bound = detail::bucket_bound(share, stride, detail::sequences_bound(ranks));
   return bound < total ? bound : total;
 }
 

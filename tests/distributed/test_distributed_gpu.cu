@@ -203,10 +203,11 @@ TYPED_TEST(DistributedKeys, AnyRanksEveryDistributionBothOrders) {
 /// Pairs on P threads: keys with their global input index (rank offset + position) as values.
 template <class Key, class Value, class Comp>
 void expect_stable_pairs(int P, const std::string& dist, const std::vector<std::size_t>& counts,
-                         bool rebalance, double timeout_seconds = 0) {
+                         bool rebalance, double timeout_seconds = 0, int exchange_parts = 0) {
   distributed::options o;
   o.rebalance = rebalance;
   o.timeout_seconds = timeout_seconds;
+  o.exchange_parts = exchange_parts;
   const auto inputs = make_inputs<Key, Comp>(dist, counts, 300 + P);
   std::size_t total = 0;
   for (const auto& v : inputs) total += v.size();
@@ -254,7 +255,10 @@ void expect_stable_pairs(int P, const std::string& dist, const std::vector<std::
   for (auto& th : threads) th.join();
   const std::string label = "pairs P " + std::to_string(P) + " " + dist +
                             (rebalance ? " rebalanced" : "");
-  for (int r = 0; r < P; ++r) ASSERT_EQ(errors[r], "") << label << ": rank " << r;
+  std::string failures;  // every rank's, so the first error is among them
+  for (int r = 0; r < P; ++r)
+    if (!errors[r].empty()) failures += "\n  rank " + std::to_string(r) + ": " + errors[r];
+  ASSERT_EQ(failures, "") << label;
   // the reference: a stable sort of (key, global index) by key, compared in the order's words
   std::vector<Key> all;
   for (const auto& v : inputs) all.insert(all.end(), v.begin(), v.end());
@@ -296,20 +300,24 @@ TEST(DistributedPairs, StableAcrossRanksEveryKeyWidthBothValues) {
 
 TEST(Distributed, LargeInputsMergeManyGroupsAndStayBalanced) {
   WARPSORT_REQUIRE_GPU();
-  // Enough keys that every rank's merge has thousands of groups; balance within 1.1x the mean
-  // on every distribution (the issue's target), all-equal included.
+  // Enough keys that every rank's merge has thousands of groups; balance within 1.05x the mean
+  // on every distribution (the issue's target), all-equal included; the exchange in one round
+  // (the library's choice at this size) and in three, merged while the next travels.
+  int case_index = 0;
   for (int P : {2, 4})
     for (const std::string dist : {"uniform", "all_equal", "eight_distinct", "sorted",
                                    "reverse_sorted"}) {
       const std::size_t per = std::size_t{1} << 22;
       distributed::options o;
+      o.exchange_parts = case_index++ % 2 == 0 ? 3 : 0;
       const auto inputs = make_inputs<std::uint32_t, less<std::uint32_t>>(
           dist, std::vector<std::size_t>(P, per), 7);
       const auto runs = sort_on_threads<std::uint32_t, less<std::uint32_t>>(inputs, o);
-      const std::string label = "P " + std::to_string(P) + " " + dist;
+      const std::string label = "P " + std::to_string(P) + " " + dist + " parts " +
+                                std::to_string(o.exchange_parts);
       expect_sorted_whole<std::uint32_t, less<std::uint32_t>>(inputs, runs, o, label);
       for (const auto& r : runs)
-        EXPECT_LE(static_cast<double>(r.result.count), 1.1 * static_cast<double>(per)) << label;
+        EXPECT_LE(static_cast<double>(r.result.count), 1.05 * static_cast<double>(per)) << label;
     }
 }
 
@@ -500,14 +508,17 @@ void fuzz_case_on_threads(const warpsort::cli::dist_fuzz_case& c, int P, const s
   const std::string dist = dists[c.distribution % 3];
   const std::vector<std::size_t> counts = warpsort::cli::dist_fuzz_counts(c, P);
   const double timeout = 60;
+  // the exchange in 1 to 3 rounds, or the library's choice (one at these totals)
+  const int parts = static_cast<int>(c.total % 4);
   if (c.value_bytes == 4) {
-    expect_stable_pairs<Key, std::uint32_t, Comp>(P, dist, counts, c.rebalance, timeout);
+    expect_stable_pairs<Key, std::uint32_t, Comp>(P, dist, counts, c.rebalance, timeout, parts);
   } else if (c.value_bytes == 8) {
-    expect_stable_pairs<Key, std::uint64_t, Comp>(P, dist, counts, c.rebalance, timeout);
+    expect_stable_pairs<Key, std::uint64_t, Comp>(P, dist, counts, c.rebalance, timeout, parts);
   } else {
     distributed::options o;
     o.rebalance = c.rebalance;
     o.timeout_seconds = timeout;
+    o.exchange_parts = parts;
     const auto inputs = make_inputs<Key, Comp>(dist, counts, c.seed);
     const auto runs = sort_on_threads<Key, Comp>(inputs, o);
     expect_sorted_whole<Key, Comp>(inputs, runs, o, label);

@@ -24,16 +24,26 @@ namespace wd = warpsort::distributed::detail;
 namespace ws = warpsort::stages;
 using keys_t = std::vector<std::uint64_t>;
 
-/// What each rank receives: the model of steps 1-3 of the distributed sort (samples at global
-/// positions, splitters after the nearest sample, cuts by (key, rank, position)).
+/// What each rank receives: the model of steps 1-3 of the distributed sort. Each rank's keys
+/// are cut into local_sequences(P) sequences, each sorted (the local sort's output); samples
+/// sit at global positions, P K - 1 splitters after the nearest sample cut every sequence by
+/// (key, sequence, position) into P K buckets, and rank q receives buckets qK..qK+K-1. Each
+/// part's size is checked against its own bound.
 std::vector<keys_t> split_model(std::vector<keys_t> ranks, int oversampling, bool rebalance,
-                                std::vector<std::size_t>* received_bound = nullptr) {
+                                std::vector<std::size_t>* received_bound = nullptr,
+                                std::size_t parts = 1) {
   const int P = static_cast<int>(ranks.size());
-  std::vector<std::size_t> counts;
+  const std::size_t S = static_cast<std::size_t>(wd::local_sequences(P));
+  std::vector<std::size_t> counts, seq_keys, first_sequence{0};
   for (auto& r : ranks) {
-    std::sort(r.begin(), r.end());
+    const std::size_t L = r.empty() ? 1 : (r.size() + S - 1) / S;
+    for (std::size_t at = 0; at < r.size(); at += L)
+      std::sort(r.begin() + at, r.begin() + std::min(r.size(), at + L));
     counts.push_back(r.size());
+    seq_keys.push_back(L);
+    first_sequence.push_back(first_sequence.back() + (r.size() + L - 1) / L);
   }
+  EXPECT_LE(first_sequence.back(), wd::sequences_bound(P));
   const std::vector<std::size_t> offsets = wd::prefix(counts);
   const std::size_t N = offsets.back();
   const std::size_t stride = wd::sample_stride(N, P, oversampling);
@@ -44,38 +54,49 @@ std::vector<keys_t> split_model(std::vector<keys_t> ranks, int oversampling, boo
       const std::size_t pos = wd::sample_position(t, offsets[r], stride);
       EXPECT_LT(pos, counts[r]);
       EXPECT_EQ((offsets[r] + pos + 1) % stride, 0u) << "samples sit at global multiples";
-      samples.push_back({ranks[r][pos], static_cast<std::uint32_t>(r), 0, pos});
+      samples.push_back({ranks[r][pos],
+                         static_cast<std::uint32_t>(first_sequence[r] + pos / seq_keys[r]), 0, pos});
     }
   }
   EXPECT_EQ(samples.size(), N / stride) << "one sample every stride keys";
   std::sort(samples.begin(), samples.end(), wd::sample_before);
+  std::vector<std::size_t> ends(P + 1);
+  for (int q = 0; q <= P; ++q) ends[q] = rebalance ? offsets[q] : wd::balanced_prefix(q, P, N);
+  const std::size_t buckets = static_cast<std::size_t>(P) * parts;
   std::vector<keys_t> out(P);
-  for (int r = 0; r < P; ++r) {
-    std::vector<std::size_t> cuts{0};
-    for (int j = 1; j < P; ++j) {
-      const std::size_t target = rebalance ? offsets[j] : wd::balanced_prefix(j, P, N);
-      const std::size_t c = wd::splitter_samples(target, stride, samples.size());
-      std::size_t cut = 0;
-      if (c > 0) {
-        const wd::sample& s = samples[c - 1];
-        cut = ws::cut_sequence(ranks[r].data(), counts[r], static_cast<std::size_t>(r), s.rank,
-                               s.position, s.key, std::less<std::uint64_t>{});
+  std::vector<std::size_t> bucket_keys(buckets, 0);
+  for (int r = 0; r < P; ++r)
+    for (std::size_t begin = 0, i = 0; begin < counts[r]; begin += seq_keys[r], ++i) {
+      const std::size_t len = std::min(seq_keys[r], counts[r] - begin);
+      const std::uint64_t* seq = ranks[r].data() + begin;
+      std::vector<std::size_t> cuts{0};
+      for (std::size_t j = 1; j < buckets; ++j) {
+        const std::size_t c = wd::splitter_samples(wd::bucket_target(j, parts, ends.data()),
+                                                   stride, samples.size());
+        std::size_t cut = 0;
+        if (c > 0) {
+          const wd::sample& s = samples[c - 1];
+          cut = ws::cut_sequence(seq, len, first_sequence[r] + i, s.sequence, s.position - begin,
+                                 s.key, std::less<std::uint64_t>{});
+        }
+        cuts.push_back(cut);
       }
-      cuts.push_back(cut);
+      cuts.push_back(len);
+      for (std::size_t b = 0; b < buckets; ++b) {
+        EXPECT_LE(cuts[b], cuts[b + 1]) << "cuts are monotone";
+        out[b / parts].insert(out[b / parts].end(), seq + cuts[b], seq + cuts[b + 1]);
+        bucket_keys[b] += cuts[b + 1] - cuts[b];
+      }
     }
-    cuts.push_back(counts[r]);
-    for (int q = 0; q < P; ++q) {
-      EXPECT_LE(cuts[q], cuts[q + 1]) << "cuts are monotone";
-      out[q].insert(out[q].end(), ranks[r].begin() + cuts[q], ranks[r].begin() + cuts[q + 1]);
-    }
-  }
   if (received_bound) {
     received_bound->clear();
     for (int q = 0; q < P; ++q) {
-      const std::size_t share = rebalance ? counts[q]
-                                          : wd::balanced_prefix(q + 1, P, N) -
-                                                wd::balanced_prefix(q, P, N);
-      received_bound->push_back(wd::bucket_bound(share, stride, P));
+      const std::size_t share = ends[q + 1] - ends[q];
+      received_bound->push_back(wd::bucket_bound(share, stride, wd::sequences_bound(P)));
+      for (std::size_t k = 0; k < parts; ++k)
+        EXPECT_LE(bucket_keys[q * parts + k],
+                  wd::bucket_bound((share + parts - 1) / parts, stride, wd::sequences_bound(P)))
+            << "rank " << q << " part " << k << " of " << parts;
     }
   }
   for (auto& o : out) std::sort(o.begin(), o.end());  // the merge
@@ -126,30 +147,32 @@ TEST(DistributedPartition, EveryKeyOnceInOrderWithinTheBound) {
           std::vector<std::size_t> counts(P, per);
           if (uneven)
             for (auto& c : counts) c = rng() % 3 == 0 ? 0 : rng() % (2 * per + 2);
-          for (bool rebalance : {false, true}) {
-            const auto in = make_ranks(dist, counts, rng());
-            std::vector<std::size_t> bound;
-            const auto out = split_model(in, 64, rebalance, &bound);
-            check_split(in, out, bound,
-                        "P " + std::to_string(P) + " " + dist + " per " + std::to_string(per) +
-                            (uneven ? " uneven" : "") + (rebalance ? " rebalance" : ""));
-          }
+          for (bool rebalance : {false, true})
+            for (std::size_t parts : {std::size_t{1}, std::size_t{3}}) {
+              const auto in = make_ranks(dist, counts, rng());
+              std::vector<std::size_t> bound;
+              const auto out = split_model(in, 64, rebalance, &bound, parts);
+              check_split(in, out, bound,
+                          "P " + std::to_string(P) + " " + dist + " per " + std::to_string(per) +
+                              (uneven ? " uneven" : "") + (rebalance ? " rebalance" : "") +
+                              " parts " + std::to_string(parts));
+            }
         }
       }
 }
 
-TEST(DistributedPartition, LargestRankWithinTenPercentOfTheMeanOnEveryDistribution) {
-  // The balance target after the exchange: largest rank <= 1.1 x the mean.
+TEST(DistributedPartition, LargestRankWithinFivePercentOfTheMeanOnEveryDistribution) {
+  // The balance target after the exchange: largest rank <= 1.05 x the mean.
   for (int P : {2, 3, 4, 8})
     for (const std::string dist : {"uniform", "all_equal", "two_values", "by_rank",
                                    "reverse_by_rank"}) {
       const std::size_t per = 200000 / static_cast<std::size_t>(P);
       const auto in = make_ranks(dist, std::vector<std::size_t>(P, per), 11);
       std::vector<std::size_t> bound;
-      const auto out = split_model(in, 64, false, &bound);
+      const auto out = split_model(in, 64, false, &bound, 4);
       std::size_t largest = 0;
       for (const auto& o : out) largest = std::max(largest, o.size());
-      EXPECT_LE(static_cast<double>(largest), 1.1 * static_cast<double>(per))
+      EXPECT_LE(static_cast<double>(largest), 1.05 * static_cast<double>(per))
           << "P " << P << " " << dist;
       check_split(in, out, bound, dist);
     }
@@ -196,8 +219,21 @@ TEST(DistributedPartition, RebalancedOutputsKeepTheInputCounts) {
 
 TEST(DistributedPartition, SampleArithmetic) {
   EXPECT_EQ(wd::sample_stride(0, 2, 64), 1u);
-  EXPECT_EQ(wd::sample_stride(1000, 2, 64), 4u);  // 256 samples over 1000 keys
-  EXPECT_EQ(wd::sample_stride(std::size_t{1} << 34, 8, 64), (std::size_t{1} << 34) / 4096);
+  // oversampling x P x (P x local_sequences(P)) samples: 64 x 2 x 64 over 2 ranks
+  EXPECT_EQ(wd::local_sequences(1), 64);
+  EXPECT_EQ(wd::local_sequences(2), 32);
+  EXPECT_EQ(wd::local_sequences(3), 16);
+  EXPECT_EQ(wd::local_sequences(8), 8);
+  EXPECT_EQ(wd::local_sequences(64), 1);
+  EXPECT_EQ(wd::sample_stride(1000, 2, 64), 1u);
+  EXPECT_EQ(wd::sample_stride(std::size_t{1} << 24, 2, 64), (std::size_t{1} << 24) / 8192);
+  EXPECT_EQ(wd::sample_stride(std::size_t{1} << 34, 8, 64), (std::size_t{1} << 34) / 32768);
+  // bucket targets: rank q's share split evenly into K parts
+  const std::vector<std::size_t> ends{0, 10, 10, 17};
+  EXPECT_EQ(wd::bucket_target(1, 2, ends.data()), 5u);
+  EXPECT_EQ(wd::bucket_target(2, 2, ends.data()), 10u);
+  EXPECT_EQ(wd::bucket_target(3, 2, ends.data()), 10u);  // an empty rank's parts
+  EXPECT_EQ(wd::bucket_target(5, 2, ends.data()), 13u);
   // ranks' samples add up to N / stride whatever the counts, and sit at global multiples
   EXPECT_EQ(wd::samples_of_rank(0, 10, 4) + wd::samples_of_rank(10, 3, 4) +
                 wd::samples_of_rank(13, 7, 4),
@@ -211,10 +247,10 @@ TEST(DistributedPartition, SampleArithmetic) {
   EXPECT_EQ(wd::balanced_prefix(1, 3, 10), 3u);
   EXPECT_EQ(wd::balanced_prefix(2, 3, 10), 6u);
   EXPECT_EQ(wd::balanced_prefix(3, 3, 10), 10u);
-  // 2^34 keys over 8 ranks: the bound is within 1 + 17/512 of the share
+  // 2^34 keys over 8 ranks: the bound is within 1 + 129/4096 of the share
   const std::size_t N = std::size_t{1} << 34, share = N / 8;
-  const std::size_t b = wd::bucket_bound(share, wd::sample_stride(N, 8, 64), 8);
-  EXPECT_LE(static_cast<double>(b), 1.034 * static_cast<double>(share));
+  const std::size_t b = wd::bucket_bound(share, wd::sample_stride(N, 8, 64), wd::sequences_bound(8));
+  EXPECT_LE(static_cast<double>(b), 1.032 * static_cast<double>(share));
 }
 
 }  // namespace

@@ -20,8 +20,7 @@ namespace warpsort::testing {
 class thread_group {
  public:
   explicit thread_group(int ranks)
-      : ranks_(ranks), send_(ranks), send_offsets_(ranks), send_bytes_(ranks), ready_(ranks),
-        done_(ranks) {
+      : ranks_(ranks), sends_(ranks), ready_(ranks), done_(ranks) {
     for (int p = 0; p < ranks; ++p) {
       WARPSORT_CUDA_CHECK(cudaEventCreateWithFlags(&ready_[p], cudaEventDisableTiming));
       WARPSORT_CUDA_CHECK(cudaEventCreateWithFlags(&done_[p], cudaEventDisableTiming));
@@ -65,29 +64,39 @@ class thread_group {
     cv_.notify_all();
   }
 
-  /// One collective: each rank posts its send side, then pulls its receive side from the
-  /// others' buffers on its own stream, then waits until every rank has pulled from it.
-  void exchange(int me, const void* send, const std::vector<std::size_t>& send_offsets,
-                const std::vector<std::size_t>& send_bytes, void* recv,
-                const std::vector<std::size_t>& recv_offsets,
-                const std::vector<std::size_t>& recv_bytes, cudaStream_t stream,
+  using send_piece = distributed::transport::send_piece;
+  using receive_piece = distributed::transport::receive_piece;
+
+  /// One collective: each rank posts its send pieces, then pulls its receive pieces from the
+  /// others' buffers on its own stream (matching each peer's pieces to it in order), then
+  /// waits until every rank has pulled from it.
+  void exchange(int me, const std::vector<send_piece>& sends,
+                const std::vector<receive_piece>& receives, cudaStream_t stream,
                 const distributed::detail::deadline& until = {}, const char* phase = "collective") {
-    send_[me] = static_cast<const unsigned char*>(send);
-    send_offsets_[me] = send_offsets;
-    send_bytes_[me] = send_bytes;
+    sends_[me] = sends;
     WARPSORT_CUDA_CHECK(cudaEventRecord(ready_[me], stream));
     barrier(me, until, phase);
     for (int p = 0; p < ranks_; ++p) {
-      if (send_bytes_[p][me] != recv_bytes[p])
+      std::vector<const send_piece*> from;
+      for (const auto& s : sends_[p])
+        if (s.peer == me && s.bytes > 0) from.push_back(&s);
+      std::vector<const receive_piece*> to;
+      for (const auto& r : receives)
+        if (r.peer == p && r.bytes > 0) to.push_back(&r);
+      if (from.size() != to.size())
         throw std::logic_error("thread_transport: rank " + std::to_string(p) + " sends " +
-                               std::to_string(send_bytes_[p][me]) + " bytes to rank " +
-                               std::to_string(me) + ", which expects " +
-                               std::to_string(recv_bytes[p]));
-      if (recv_bytes[p] == 0) continue;
-      WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(stream, ready_[p], 0));
-      WARPSORT_CUDA_CHECK(cudaMemcpyAsync(static_cast<unsigned char*>(recv) + recv_offsets[p],
-                                          send_[p] + send_offsets_[p][me], recv_bytes[p],
-                                          cudaMemcpyDeviceToDevice, stream));
+                               std::to_string(from.size()) + " pieces to rank " +
+                               std::to_string(me) + ", which expects " + std::to_string(to.size()));
+      if (!to.empty()) WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(stream, ready_[p], 0));
+      for (std::size_t i = 0; i < to.size(); ++i) {
+        if (from[i]->bytes != to[i]->bytes)
+          throw std::logic_error("thread_transport: rank " + std::to_string(p) + " sends " +
+                                 std::to_string(from[i]->bytes) + " bytes to rank " +
+                                 std::to_string(me) + ", which expects " +
+                                 std::to_string(to[i]->bytes));
+        WARPSORT_CUDA_CHECK(cudaMemcpyAsync(to[i]->to, from[i]->from, to[i]->bytes,
+                                            cudaMemcpyDeviceToDevice, stream));
+      }
     }
     WARPSORT_CUDA_CHECK(cudaEventRecord(done_[me], stream));
     barrier(me, until, phase);
@@ -102,8 +111,7 @@ class thread_group {
   int arrived_ = 0;
   long generation_ = 0;
   bool aborted_ = false;
-  std::vector<const unsigned char*> send_;
-  std::vector<std::vector<std::size_t>> send_offsets_, send_bytes_;
+  std::vector<std::vector<send_piece>> sends_;
   std::vector<cudaEvent_t> ready_, done_;
 };
 
@@ -114,16 +122,17 @@ class thread_transport final : public distributed::transport {
   int size() const override { return group_.ranks(); }
   void all_gather(const void* send, void* recv, std::size_t bytes, cudaStream_t stream) override {
     const std::size_t P = static_cast<std::size_t>(size());
-    std::vector<std::size_t> zero(P, 0), each(P, bytes), at(P);
-    for (std::size_t p = 0; p < P; ++p) at[p] = p * bytes;
-    group_.exchange(rank_, send, zero, each, recv, at, each, stream, deadline_, phase());
+    std::vector<send_piece> sends(P);
+    std::vector<receive_piece> receives(P);
+    for (std::size_t p = 0; p < P; ++p) {
+      sends[p] = {static_cast<int>(p), send, bytes};
+      receives[p] = {static_cast<int>(p), static_cast<unsigned char*>(recv) + p * bytes, bytes};
+    }
+    group_.exchange(rank_, sends, receives, stream, deadline_, phase());
   }
-  void all_to_all(const void* send, const std::vector<std::size_t>& send_offsets,
-                  const std::vector<std::size_t>& send_bytes, void* recv,
-                  const std::vector<std::size_t>& recv_offsets,
-                  const std::vector<std::size_t>& recv_bytes, cudaStream_t stream) override {
-    group_.exchange(rank_, send, send_offsets, send_bytes, recv, recv_offsets, recv_bytes, stream,
-                    deadline_, phase());
+  void exchange(const std::vector<send_piece>& sends, const std::vector<receive_piece>& receives,
+                cudaStream_t stream) override {
+    group_.exchange(rank_, sends, receives, stream, deadline_, phase());
   }
   void abort() noexcept override { group_.abort(); }
 

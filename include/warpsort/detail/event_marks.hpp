@@ -23,8 +23,10 @@ class event_marks {
   }
   event_marks(const event_marks&) = delete;
   event_marks& operator=(const event_marks&) = delete;
-  void mark(std::size_t i) {
-    if (enabled_) WARPSORT_CUDA_CHECK(cudaEventRecord(events_[i], stream_));
+  void mark(std::size_t i) { mark_on(i, stream_); }
+  /// Mark i on another stream (the call's work on it ends there).
+  void mark_on(std::size_t i, cudaStream_t stream) {
+    if (enabled_) WARPSORT_CUDA_CHECK(cudaEventRecord(events_[i], stream));
   }
   /// Waits for the last mark; *parts[i] = milliseconds between marks i and i + 1.
   void read(const std::array<float*, Marks - 1>& parts) {

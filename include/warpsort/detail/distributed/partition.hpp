@@ -17,33 +17,51 @@ using stages::ceil_div;
 using stages::max_size;
 using stages::min_size;
 
-/// A sampled key with its place: (key, rank, position) orders every key of every rank
+/// A sampled key with its place: (key, sequence, position) orders every key of every rank
 /// uniquely, so equal keys are divided between ranks by place and all-equal input stays
-/// balanced. Keys are the order's unsigned bits (warpsort/detail/distributed/order_bits.cuh),
+/// balanced. A rank's local sort leaves a few sorted sequences (local_sequences); `sequence`
+/// numbers them over all ranks in rank order, `position` is the key's place in its rank's
+/// buffer. Keys are the order's unsigned bits (warpsort/detail/distributed/order_bits.cuh),
 /// widened to 64; a rank that samples fewer than the slots it is given marks the rest empty.
 struct sample {
   std::uint64_t key;
-  std::uint32_t rank;
+  std::uint32_t sequence;
   std::uint32_t empty;  // 1: an unused slot, ordered after every real sample
   std::uint64_t position;
 };
 
-/// The order of samples: empty slots last, then (key, rank, position).
+/// The order of samples: empty slots last, then (key, sequence, position).
 WARPSORT_HD bool sample_before(const sample& a, const sample& b) {
   if (a.empty != b.empty) return a.empty < b.empty;
   if (a.key != b.key) return a.key < b.key;
-  if (a.rank != b.rank) return a.rank < b.rank;
+  if (a.sequence != b.sequence) return a.sequence < b.sequence;
   return a.position < b.position;
+}
+
+/// Most runs a rank merges on chip (one from each sorted sequence of every rank).
+constexpr int most_runs = 64;
+
+/// Sorted sequences a rank's local sort may leave, so that P of them fit one merge: the
+/// largest power of two <= 64 / P (at least 1).
+WARPSORT_HD int local_sequences(int ranks) {
+  int s = 1;
+  while (2 * s * ranks <= most_runs) s *= 2;
+  return s;
+}
+
+/// Sequences over all ranks, at most: what the splitters' error adds up over.
+WARPSORT_HD std::size_t sequences_bound(int ranks) {
+  return static_cast<std::size_t>(ranks) * static_cast<std::size_t>(local_sequences(ranks));
 }
 
 /// Sampling by global position: the ranks' keys, in rank order, are one sequence of N keys;
 /// every key at a global position g - 1, 2g - 1, ... is sampled, g = ceil(N / samples) with
-/// samples = oversampling x P^2. Each sample then stands for exactly g keys of its rank's sorted
-/// keys, whatever the ranks' counts, and a splitter taken from the sorted samples misses its
-/// target by less than one stride on each rank.
+/// samples = oversampling x P x sequences_bound(P). Each sample then stands for g keys of its
+/// sorted sequence, whatever the ranks' counts, and a splitter taken from the sorted samples
+/// misses its target by less than one stride in each sequence.
 WARPSORT_HD std::size_t sample_stride(std::size_t total, int ranks, int oversampling) {
   const std::size_t samples = static_cast<std::size_t>(oversampling) *
-                              static_cast<std::size_t>(ranks) * static_cast<std::size_t>(ranks);
+                              static_cast<std::size_t>(ranks) * sequences_bound(ranks);
   return total == 0 ? 1 : max_size(ceil_div(total, samples), 1);
 }
 
@@ -58,10 +76,10 @@ WARPSORT_HD std::size_t sample_position(std::size_t t, std::size_t offset, std::
   return (offset / stride + t + 1) * stride - 1 - offset;
 }
 
-/// Splitter j (0 < j < P) ends rank j - 1's keys: every key ordered at or before it goes to
-/// ranks 0..j-1, which should then hold `target` keys (j N / P balanced, the input counts'
-/// prefix when rebalancing). It is placed after the first c of the m sorted samples, c the
-/// nearest whole number of strides to the target; c = 0 puts it before every key.
+/// Bucket b of P K (rank b / K, part b % K) ends at splitter b + 1: every key ordered at or
+/// before it goes to buckets 0..b, which should then hold `target` keys. It is placed after the
+/// first c of the m sorted samples, c the nearest whole number of strides to the target; c = 0
+/// puts it before every key.
 WARPSORT_HD std::size_t splitter_samples(std::size_t target, std::size_t stride, std::size_t m) {
   return min_size((target + stride / 2) / stride, m);
 }
@@ -72,11 +90,19 @@ WARPSORT_HD std::size_t balanced_prefix(int j, int ranks, std::size_t total) {
   return q * static_cast<std::size_t>(j) + (r * static_cast<std::size_t>(j)) / p;
 }
 
-/// Most keys a rank can receive: its target share, plus half a stride of rounding at each
-/// end, plus, at each end, less than a stride from every rank (where a splitter falls within a
-/// rank's keys is known to one stride).
-WARPSORT_HD std::size_t bucket_bound(std::size_t share, std::size_t stride, int ranks) {
-  return share + (2 * static_cast<std::size_t>(ranks) + 1) * stride;
+/// The keys buckets 0..b-1 should hold: rank q = b / K ends at ends[q + 1] (ends: P + 1
+/// prefix counts, balanced or the input counts), and its K parts split its share evenly.
+WARPSORT_HD std::size_t bucket_target(std::size_t b, std::size_t parts, const std::size_t* ends) {
+  const std::size_t q = b / parts, k = b % parts;
+  const std::size_t share = ends[q + 1] - ends[q];
+  return ends[q] + (share / parts) * k + ((share % parts) * k) / parts;
+}
+
+/// Most keys a bucket of `share` keys can receive: its share, plus half a stride of rounding
+/// at each end, plus, at each end, less than a stride from each of the `sequences` sorted
+/// sequences it is cut from (where a splitter falls within a sequence is known to one stride).
+WARPSORT_HD std::size_t bucket_bound(std::size_t share, std::size_t stride, std::size_t sequences) {
+  return share + (2 * sequences + 1) * stride;
 }
 
 /// A contiguous range of a rank's keys to move: `count` keys from `from` on the sender to `to`

@@ -2,16 +2,19 @@
 // The distributed sort over any transport (warpsort/distributed.cuh says what it does):
 //   0. every rank tells every other its count, capacity and free memory; all check all, so a
 //      bad input or too little memory anywhere makes every rank throw the same error;
-//   1. each rank sorts its keys (the single-GPU sort, on the order's unsigned words);
-//   2. splitters: ranks sample their sorted keys at global positions g - 1, 2g - 1, ...; the
-//      samples, (key, rank, position), are gathered by all and sorted; splitter j sits after
-//      the sample nearest j N / P keys; every rank cuts its keys at the P - 1 splitters and the
-//      P x P counts are gathered (and read by the host: the output counts the caller needs);
-//   3. exchange: all-to-all of the keys, straight between device buffers;
-//   4. each rank merges its P received runs (one round of steps 3 and 4 over runs);
-//   5. optionally, an exchange of contiguous ranges rebalances the output to the input counts.
-// The host waits for a few bytes at each point where a rank could fail (allocations), so every
-// rank learns of a failure before the next exchange of keys. Every rank makes the same sequence
+//   1. each rank sorts its keys into a few sorted sequences: step 1 and every round of version
+//      5 but the last, on the order's unsigned words (at most 64 / P sequences a rank; pairs,
+//      and policies other than version 5, run the whole single-GPU sort: one sequence);
+//   2. splitters: ranks sample their sequences at global positions g - 1, 2g - 1, ...; the
+//      samples, (key, sequence, position), are gathered by all and sorted; P K - 1 splitters
+//      cut every sequence into P K buckets, K parts of each rank's share, and the counts are
+//      gathered (and read by the host: what moves, and the output counts the caller needs);
+//   3. exchange and merge, K rounds: round k sends every rank part k of its buckets (one piece
+//      a sequence) on a second stream, and the receiver merges part k's pieces (the last round
+//      of version 5, over runs; pairs re-sort them stably) while part k + 1 travels;
+//   4. optionally, an exchange of contiguous ranges rebalances the output to the input counts.
+// The host waits for a few bytes twice a call: the statuses, and the counts, which also carry
+// whether each rank's allocation succeeded, so every rank learns of a failure before keys move. Every rank makes the same sequence
 // of collectives whatever its count (a rank with no keys included), both sides of every exchange
 // come from counts every rank holds alike (the gathered matrix; rebalancing's plan is checked
 // side against side before it is posted), and every host wait goes through transport::wait,
@@ -22,6 +25,7 @@
 
 #include <warpsort/detail/event_marks.hpp>
 #include <warpsort/detail/stages/merge_runs_impl.cuh>
+#include <warpsort/detail/stages/stages.hpp>
 #include <warpsort/distributed.cuh>
 #include <warpsort/warpsort.cuh>
 
@@ -42,20 +46,23 @@ struct rank_status {
 };
 enum status_code : std::int32_t { status_ok = 0, status_null_keys = 1, status_over_capacity = 2 };
 
-/// Splitter j's target: keys ranks 0..j-1 end with (0 < j < P).
-struct splitter_targets {
-  std::size_t at[stages::runs_shape::max_runs];
+/// Every rank's end of output: rank q's buckets end at ends[q + 1] keys (P + 1 entries).
+struct rank_ends {
+  std::size_t at[most_runs + 1];
 };
 
+/// Sample t of this rank: the key at a global multiple of the stride, with its sequence.
 template <class Bits>
 __global__ void take_samples_kernel(const Bits* keys, std::size_t offset, std::size_t stride,
-                                    std::size_t count, std::size_t slots, std::uint32_t rank,
+                                    std::size_t count, std::size_t slots,
+                                    std::size_t sequence_keys, std::size_t first_sequence,
                                     sample* out) {
   const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= slots) return;
   if (t < count) {
     const std::size_t position = sample_position(t, offset, stride);
-    out[t] = {static_cast<std::uint64_t>(keys[position]), rank, 0, position};
+    out[t] = {static_cast<std::uint64_t>(keys[position]),
+              static_cast<std::uint32_t>(first_sequence + position / sequence_keys), 0, position};
   } else {
     out[t] = {0, 0, 1, 0};
   }
@@ -67,43 +74,79 @@ struct by_sample_order {
   }
 };
 
-/// Thread j < P - 1 cuts this rank's sorted keys at splitter j + 1 (after the first c sorted
-/// samples); then thread 0 writes how many keys go to each rank.
+/// Thread (i, b): counts[i * buckets + b] = keys of this rank's sorted sequence i in bucket b
+/// (rows past its sequences: 0); then counts[rows * buckets] = status (0: this rank can go on).
 template <class Bits>
-__global__ void cut_at_splitters_kernel(const Bits* keys, std::size_t n, const sample* sorted,
-                                        std::size_t m, std::size_t stride,
-                                        splitter_targets targets, int ranks, int me,
-                                        std::uint64_t* counts) {
-  __shared__ std::size_t cuts[stages::runs_shape::max_runs + 1];
-  const int j = static_cast<int>(threadIdx.x);
-  if (j + 1 < ranks) {
-    const std::size_t c = splitter_samples(targets.at[j + 1], stride, m);
-    std::size_t cut = 0;
-    if (c > 0) {
-      const sample& s = sorted[c - 1];
-      cut = stages::cut_sequence(keys, n, static_cast<std::size_t>(me),
-                                 static_cast<std::size_t>(s.rank), s.position,
-                                 static_cast<Bits>(s.key), less<Bits>{});
-    }
-    cuts[j + 1] = cut;
+__global__ void cut_sequences_kernel(const Bits* keys, std::size_t n, std::size_t sequence_keys,
+                                     std::size_t sequences, std::size_t first_sequence,
+                                     std::size_t rows, const sample* sorted, std::size_t m,
+                                     std::size_t stride, rank_ends ends, std::size_t parts,
+                                     std::size_t buckets, std::uint64_t status,
+                                     std::uint64_t* counts) {
+  const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t == 0) counts[rows * buckets] = status;
+  if (t >= rows * buckets) return;
+  const std::size_t i = t / buckets, b = t % buckets;
+  if (i >= sequences) {
+    counts[t] = 0;
+    return;
   }
-  if (j == 0) {
-    cuts[0] = 0;
-    cuts[ranks] = n;
-  }
-  __syncthreads();
-  if (j == 0)  // cuts are monotone: splitters are sorted and targets grow
-    for (int p = 0; p < ranks; ++p) counts[p] = cuts[p + 1] - cuts[p];
+  const Bits* seq = keys + i * sequence_keys;
+  const std::size_t len = min_size(sequence_keys, n - i * sequence_keys);
+  const auto end_of = [&](std::size_t j) -> std::size_t {  // where buckets 0..j-1 end in it
+    if (j == 0) return 0;
+    if (j == buckets) return len;
+    const std::size_t c = splitter_samples(bucket_target(j, parts, ends.at), stride, m);
+    if (c == 0) return 0;
+    const sample& s = sorted[c - 1];
+    return stages::cut_sequence(seq, len, first_sequence + i, s.sequence,
+                                s.position - i * sequence_keys, static_cast<Bits>(s.key),
+                                less<Bits>{});
+  };
+  counts[t] = end_of(b + 1) - end_of(b);
 }
 
-/// Device scratch of the splitters: samples, counts, the sample sort's storage.
-struct control_arrays {
-  sample* my_samples;        // slots
-  sample* samples;           // P x slots
-  std::uint64_t* my_counts;  // P
-  std::uint64_t* counts;     // P x P: row = sender
-  void* cub_temp;
+/// Up to most_runs contiguous copies of words, as one launch: piece j copies
+/// end[j + 1] - end[j] words from from[j] to to[j], block_words a block.
+template <class Bits>
+struct copy_list {
+  static constexpr std::size_t block_words = 8192;
+  int count = 0;
+  const Bits* from[most_runs];
+  Bits* to[most_runs];
+  std::size_t end[most_runs + 1] = {};
+  std::size_t first_block[most_runs + 1] = {};  // blocks before piece j
 };
+
+template <class Bits>
+__global__ void copy_pieces_kernel(copy_list<Bits> list) {
+  const std::size_t block = blockIdx.x;
+  int j = 0, hi = list.count - 1;  // the piece this block copies from
+  while (j < hi) {
+    const int mid = (j + hi + 1) / 2;
+    if (list.first_block[mid] <= block) j = mid;
+    else hi = mid - 1;
+  }
+  const std::size_t len = list.end[j + 1] - list.end[j];
+  const std::size_t begin = (block - list.first_block[j]) * copy_list<Bits>::block_words;
+  const std::size_t stop = min_size(len, begin + copy_list<Bits>::block_words);
+  const Bits* __restrict__ from = list.from[j];
+  Bits* __restrict__ to = list.to[j];
+  constexpr int unroll = 4;  // several loads in flight a thread
+  for (std::size_t x = begin + threadIdx.x; x < stop; x += unroll * blockDim.x) {
+    Bits v[unroll];
+#pragma unroll
+    for (int u = 0; u < unroll; ++u) {
+      const std::size_t at = x + static_cast<std::size_t>(u) * blockDim.x;
+      if (at < stop) v[u] = from[at];
+    }
+#pragma unroll
+    for (int u = 0; u < unroll; ++u) {
+      const std::size_t at = x + static_cast<std::size_t>(u) * blockDim.x;
+      if (at < stop) to[at] = v[u];
+    }
+  }
+}
 
 /// One stream-ordered allocation, freed when it goes out of scope (on the stream).
 class stream_allocation {
@@ -112,7 +155,7 @@ class stream_allocation {
     if (bytes > 0) status_ = cudaMallocAsync(&ptr_, bytes, stream);
     if (status_ != cudaSuccess) {
       ptr_ = nullptr;
-      (void)cudaGetLastError();  // not sticky: the failure is reported through agree()
+      (void)cudaGetLastError();  // not sticky: the caller reports the failure to every rank
     }
   }
   ~stream_allocation() {
@@ -133,36 +176,6 @@ class stream_allocation {
 class agreed_failure : public cuda_error {
  public:
   using cuda_error::cuda_error;
-};
-
-/// Every rank learns every rank's code (0: fine); throws, on every rank alike, if one failed.
-inline void agree(transport& t, std::int32_t code, std::int32_t* d_codes, cudaStream_t stream,
-                  const std::string& what) {
-  const int ranks = t.size();
-  std::vector<std::int32_t> codes(static_cast<std::size_t>(ranks));
-  gather_to_host(t, &code, codes.data(), sizeof code, d_codes, stream, t.phase());
-  std::string failed;
-  for (int p = 0; p < ranks; ++p)
-    if (codes[static_cast<std::size_t>(p)] != 0)
-      failed += (failed.empty() ? "" : ", ") + std::to_string(p);
-  if (!failed.empty())
-    throw agreed_failure(cudaErrorMemoryAllocation,
-                     "warpsort::distributed::sort_keys: " + what + " failed on rank(s) " + failed +
-                         " (every rank stops here; the keys are as step 1 left them)");
-}
-
-/// Temporary bytes of merging at most `bound` received keys in `ranks` runs.
-template <class Bits>
-std::size_t merge_temp_bound(std::size_t bound, int ranks, const policy& local, int oversampling) {
-  std::vector<std::size_t> lengths(static_cast<std::size_t>(ranks), 0);
-  lengths[0] = bound;  // the most samples and groups any split of `bound` keys can have
-  return stages::merge_runs_temp_bytes<Bits>(
-      stages::make_runs_shape(lengths.data(), ranks, local.group_capacity, oversampling));
-}
-
-/// What a rank needs: its capacity in keys, and device memory beyond its keys.
-struct rank_needs {
-  std::size_t receive_bound, capacity, temp_bytes;
 };
 
 /// Keys alone (Value = no_values) or key-value pairs.
@@ -190,41 +203,232 @@ std::size_t sort_locally_bytes(std::size_t n, const policy& local) {
   return sort_locally<Bits, Value>(nullptr, 0, nullptr, nullptr, nullptr, nullptr, n, 0, local);
 }
 
-/// Bytes of merging the received runs: keys merge them (merge_runs); pairs sort them again,
-/// stably (sort_pairs), which keeps the runs' (rank, position) order among equal keys.
+/// Where a rank's local sort leaves its keys: `sequences` sorted sequences of `sequence_keys`
+/// keys each (the last shorter), after step 1 and `round_count` rounds of version 5; the
+/// receivers' merge is the last round. `whole`: the single-GPU sort, one sequence (pairs, whose
+/// receivers re-sort stably, and policies other than version 5).
+struct local_plan {
+  std::size_t n = 0, sequence_keys = 1, sequences = 0;
+  bool whole = false;
+  int round_count = 0;
+  merge_round rounds[sort_plan::max_rounds];
+};
+
+inline local_plan plan_local(std::size_t n, int ranks, const policy& p, bool pairs) {
+  local_plan lp;
+  lp.n = n;
+  if (n == 0) return lp;
+  if (pairs || p.variant < 5) {
+    lp.whole = true;
+    lp.sequence_keys = n;
+    lp.sequences = 1;
+    return lp;
+  }
+  // step 1's blocks, merged as version 5 would (rounds of at most max_sequences, spread
+  // evenly), but leaving the bits of local_sequences(P) for the receivers' merge
+  const std::size_t block = static_cast<std::size_t>(p.block_sort_keys);
+  const int bits = stages::ceil_log2(ceil_div(n, block));
+  int kept = 0;
+  while ((2 << kept) <= local_sequences(ranks)) ++kept;
+  const int local_bits = bits > kept ? bits - kept : 0;
+  int per_round = 0;
+  while ((2 << per_round) <= p.max_sequences) ++per_round;
+  lp.round_count = local_bits == 0 ? 0 : (local_bits + per_round - 1) / per_round;
+  std::size_t seq_keys = block;
+  for (int r = 0; r < lp.round_count; ++r) {
+    const int set_bits = local_bits / lp.round_count + (r < local_bits % lp.round_count ? 1 : 0);
+    lp.rounds[r] = plan_round(n, seq_keys, std::size_t{1} << set_bits, p);
+    seq_keys *= lp.rounds[r].set_sequences;
+  }
+  lp.sequence_keys = seq_keys;
+  lp.sequences = ceil_div(n, seq_keys);
+  return lp;
+}
+
+/// Step 1 and the plan's rounds, ping-ponging between keys and spare and ending in spare
+/// (keys is overwritten); or the whole single-GPU sort of keys into spare.
 template <class Bits, class Value>
-std::size_t merge_bytes_for(const stages::runs_shape& runs, const policy& local) {
-  if constexpr (has_values<Value>) return sort_locally_bytes<Bits, Value>(runs.keys(), local);
-  else return stages::merge_runs_temp_bytes<Bits>(runs);
+void sort_into_sequences(Bits* keys, Bits* spare, const Value* values, Value* spare_values,
+                         const local_plan& lp, void* temp, std::size_t temp_bytes,
+                         cudaStream_t stream, const policy& local) {
+  if (lp.n == 0) return;
+  if (lp.whole) {
+    sort_locally<Bits, Value>(temp, temp_bytes, keys, spare, values, spare_values, lp.n, stream,
+                              local);
+    return;
+  }
+  if constexpr (!has_values<Value>) {
+    const less<Bits> comp{};
+    const int passes = 1 + lp.round_count;
+    const auto target = [&](int pass) { return (passes - 1 - pass) % 2 == 0 ? spare : keys; };
+    stages::sort_chunks(keys, target(0), lp.n, comp, local, stream);
+    for (int r = 0; r < lp.round_count; ++r) {
+      const stages::split_layout layout = stages::split_sets<Bits, less<Bits>>(
+          target(r), lp.n, lp.rounds[r], temp, temp_bytes, comp, local, stream);
+      stages::merge_sets<Bits, less<Bits>>(target(r), target(r + 1), lp.n, lp.rounds[r], layout,
+                                           comp, local, stream);
+    }
+  }
+}
+
+/// Temporary bytes of the local sort.
+template <class Bits, class Value>
+std::size_t local_sort_bytes(const local_plan& lp, const policy& local) {
+  if (lp.whole) return sort_locally_bytes<Bits, Value>(lp.n, local);
+  std::size_t bytes = 0;
+  for (int r = 0; r < lp.round_count; ++r)
+    bytes = std::max(bytes, stages::split_sets_temp_bytes<Bits, less<Bits>>(lp.rounds[r]));
+  return bytes;
+}
+
+/// Rounds of the exchange (parts of every bucket), the same on every rank: each round's keys
+/// are merged while the next round's travel. Fewer for small shares, where a round's fixed
+/// costs outweigh the overlap (two H200s: 4 from 2^26 keys a rank, 2 from 2^24), and one when
+/// rebalancing (whose merged copy takes the sent keys' place). The caller then drops to one
+/// where the pipelined plan's packing buffers would not fit every rank.
+inline std::size_t exchange_parts(std::size_t total, int ranks, const options& o) {
+  if (o.rebalance || ranks < 2) return 1;
+  if (o.exchange_parts > 0) return static_cast<std::size_t>(std::min(o.exchange_parts, 16));
+  const std::size_t share = total / static_cast<std::size_t>(ranks);
+  return share >= (std::size_t{1} << 26) ? 4 : share >= (std::size_t{1} << 24) ? 2 : 1;
+}
+
+/// Temporary bytes of merging (keys) or stably re-sorting (pairs) at most `bound` received
+/// keys in `runs` runs.
+template <class Bits, class Value>
+std::size_t receive_bytes(std::size_t bound, std::size_t runs, const options& o,
+                          const policy& local) {
+  if constexpr (has_values<Value>) {
+    return sort_locally_bytes<Bits, Value>(bound, local);
+  } else {
+    std::vector<std::size_t> lengths(runs, 0);
+    lengths[0] = bound;  // the most samples and groups any split of `bound` keys can have
+    return stages::merge_runs_temp_bytes<Bits>(stages::make_runs_shape(
+        lengths.data(), static_cast<int>(runs), local.group_capacity, o.merge_oversampling));
+  }
+}
+
+/// Device scratch of the splitters: samples, counts, the sample sort's storage.
+struct control_arrays {
+  sample* my_samples;        // slots
+  sample* samples;           // P x slots
+  std::uint64_t* my_counts;  // rows x buckets, then this rank's status
+  std::uint64_t* counts;     // P of those
+  void* cub_temp;
+};
+
+/// Everything one rank allocates once every rank has agreed (besides the control arrays):
+/// the sorted sequences (the sent keys), the received keys, and storage the local sort and
+/// then the merges share.
+template <class Bits, class Value>
+struct work_buffers {
+  Bits* spare = nullptr;
+  unsigned char* spare_values = nullptr;
+  Bits* received = nullptr;
+  unsigned char* received_values = nullptr;
+  Bits* packed = nullptr;  // rounds' sent pieces made contiguous (two halves, used in turn)
+  std::size_t packed_half = 0;
+  void* temp = nullptr;
+  std::size_t temp_bytes = 0;
+};
+
+/// What a rank needs: its capacity in keys, and device memory beyond its keys.
+struct rank_needs {
+  std::size_t receive_bound, part_bound, capacity, temp_bytes, parts;
+  int ranks;
+};
+
+template <class Bits, class Value>
+work_buffers<Bits, Value> lay_out_work(stages::temp_carver& c, const local_plan& lp,
+                                       const rank_needs& need, std::size_t runs,
+                                       const options& o, const policy& local) {
+  constexpr std::size_t vbytes = value_bytes<Value>;
+  // rebalancing merges into the spare buffer, once every key has been sent
+  const std::size_t spare = o.rebalance ? std::max(lp.n, need.receive_bound) : lp.n;
+  work_buffers<Bits, Value> w;
+  w.spare = c.take<Bits>(spare);
+  w.spare_values = c.take<unsigned char>(spare * vbytes);
+  w.received = c.take<Bits>(need.receive_bound);
+  w.received_values = c.take<unsigned char>(need.receive_bound * vbytes);
+  // keys in several sequences are packed before they are sent, one piece a peer; with one
+  // round the caller's buffer holds them (free until the merge), else two halves alternate
+  if (!has_values<Value> && lp.sequences > 1 && need.parts > 1) {
+    w.packed_half = std::min(lp.n, need.part_bound * static_cast<std::size_t>(need.ranks - 1));
+    w.packed = c.take<Bits>(2 * w.packed_half);
+  }
+  w.temp_bytes = std::max(local_sort_bytes<Bits, Value>(lp, local),
+                          receive_bytes<Bits, Value>(need.part_bound, runs, o, local));
+  w.temp = c.take_bytes(w.temp_bytes);
+  return w;
 }
 
 /// Everything a rank allocates, given every rank's count (a pure function: every rank computes
 /// every rank's needs and refuses alike).
 template <class Bits, class Value>
 rank_needs needs_of(std::size_t n, std::size_t total, int ranks, int rank, const options& o,
-                    const policy& local) {
+                    const policy& local, std::size_t runs, std::size_t parts) {
   rank_needs need{};
   const std::size_t stride = sample_stride(total, ranks, o.oversampling);
   const std::size_t share = o.rebalance ? n
                                         : balanced_prefix(rank + 1, ranks, total) -
                                               balanced_prefix(rank, ranks, total);
-  need.receive_bound = std::min(total, bucket_bound(share, stride, ranks));
+  need.parts = parts;
+  need.ranks = ranks;
+  need.receive_bound = std::min(total, bucket_bound(share, stride, sequences_bound(ranks)));
+  need.part_bound = std::min(need.receive_bound,
+                             bucket_bound(ceil_div(share, parts), stride, sequences_bound(ranks)));
   need.capacity = o.rebalance ? n : std::max(n, need.receive_bound);  // the input, then the output
   if (has_values<Value> && std::max(n, need.receive_bound) >= (std::size_t{1} << 32)) {
     need.temp_bytes = ~std::size_t{0};  // refused before this matters (sort_words)
     return need;
   }
-  const std::size_t sort_bytes = sort_locally_bytes<Bits, Value>(n, local);
-  std::size_t merge_bytes = 0;
-  if constexpr (has_values<Value>)
-    merge_bytes = sort_locally_bytes<Bits, Value>(need.receive_bound, local);
-  else
-    merge_bytes = merge_temp_bound<Bits>(need.receive_bound, ranks, local, o.merge_oversampling);
-  const std::size_t words = need.receive_bound * (sizeof(Bits) + value_bytes<Value>);
-  // step 1's storage is freed before the receive buffer (and, rebalancing, the merged copy)
-  need.temp_bytes = std::max(sort_bytes, words + merge_bytes + (o.rebalance ? words : 0));
+  const policy& p = local;
+  if (ranks == 1) {  // one rank sorts in place
+    need.temp_bytes = sort_locally_bytes<Bits, Value>(n, p);
+    return need;
+  }
+  stages::temp_carver c(nullptr);
+  lay_out_work<Bits, Value>(c, plan_local(n, ranks, p, has_values<Value>), need,
+                            std::max<std::size_t>(runs, 1), o, p);
+  need.temp_bytes = c.used();
   return need;
 }
+
+/// A second stream, for the exchange: on leaving, the caller's stream waits for it.
+class side_stream {
+ public:
+  /// The highest priority: the transfers' blocks start ahead of the merges' waiting blocks.
+  explicit side_stream(cudaStream_t main) : main_(main) {
+    int least = 0, greatest = 0;
+    WARPSORT_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    WARPSORT_CUDA_CHECK(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, greatest));
+  }
+  ~side_stream() {
+    cudaEvent_t done = nullptr;
+    if (cudaEventCreateWithFlags(&done, cudaEventDisableTiming) == cudaSuccess) {
+      (void)cudaEventRecord(done, stream_);
+      (void)cudaStreamWaitEvent(main_, done, 0);
+      (void)cudaEventDestroy(done);
+    }
+    (void)cudaStreamDestroy(stream_);
+  }
+  side_stream(const side_stream&) = delete;
+  side_stream& operator=(const side_stream&) = delete;
+  cudaStream_t get() const { return stream_; }
+  /// `waiter` waits for the work queued on `from` so far.
+  static void order(cudaStream_t from, cudaStream_t waiter) {
+    cudaEvent_t e = nullptr;
+    WARPSORT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    const cudaError_t recorded = cudaEventRecord(e, from);
+    const cudaError_t waited = recorded == cudaSuccess ? cudaStreamWaitEvent(waiter, e, 0) : recorded;
+    (void)cudaEventDestroy(e);
+    WARPSORT_CUDA_CHECK(waited);
+  }
+
+ private:
+  cudaStream_t main_;
+  cudaStream_t stream_ = nullptr;
+};
 
 /// The sort of unsigned words (ascending) on this rank; to_words / from_words map the caller's
 /// keys in place once every rank has agreed to go ahead, and back at the end.
@@ -233,13 +437,15 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
                        cudaStream_t stream, const options& o, const policy& local, ToWords to_words,
                        FromWords from_words) {
   const int ranks = t.size(), me = t.rank();
-  const std::size_t P = static_cast<std::size_t>(ranks);
-  if (ranks > stages::runs_shape::max_runs)  // every rank sees the same size: all throw
+  const std::size_t P = static_cast<std::size_t>(ranks), mine_at = static_cast<std::size_t>(me);
+  constexpr std::size_t vbytes = value_bytes<Value>;
+  if (ranks > most_runs)  // every rank sees the same size: all throw
     throw input_error("warpsort::distributed::sort_keys: " + std::to_string(ranks) +
-                      " ranks; at most " + std::to_string(stages::runs_shape::max_runs) +
+                      " ranks; at most " + std::to_string(most_runs) +
                       " (a rank merges one run from every rank on chip)");
   if (o.oversampling < 1 || o.merge_oversampling < 1)
     throw input_error("warpsort::distributed::sort_keys: oversampling must be positive");
+  (void)make_plan(n, local);  // the policy's own checks, alike on every rank
   sort_result result;
   t.set_timeout(o.timeout_seconds);
   const auto enter = [&](const char* phase) {
@@ -259,13 +465,11 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   enter("agree");
 
   // 0. statuses, in a small allocation of their own
-  stream_allocation status_block(sizeof(rank_status) * (P + 1) + sizeof(std::int32_t) * (P + 1),
-                                 stream);
+  stream_allocation status_block(sizeof(rank_status) * (P + 1), stream);
   if (!status_block.ok())
     throw cuda_error(cudaErrorMemoryAllocation,
                      "warpsort::distributed::sort_keys: no device memory for the status exchange");
   auto* statuses = static_cast<rank_status*>(status_block.get());
-  auto* codes = reinterpret_cast<std::int32_t*>(statuses + P + 1);
   std::size_t free_bytes = 0, total_bytes = 0;
   WARPSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   rank_status mine{n, capacity, free_bytes, status_ok, 0};
@@ -279,10 +483,28 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   for (std::size_t p = 0; p < P; ++p) counts[p] = all[p].n;
   const std::vector<std::size_t> offsets = prefix(counts);
   const std::size_t total = offsets[P];
+  // every rank's local plan: its sequences, numbered over all ranks in rank order
+  std::vector<local_plan> plans(P);
+  std::vector<std::size_t> first_sequence(P + 1, 0);
+  for (std::size_t p = 0; p < P; ++p) {
+    plans[p] = plan_local(counts[p], ranks, local, has_values<Value>);
+    first_sequence[p + 1] = first_sequence[p] + plans[p].sequences;
+  }
+  const std::size_t runs = first_sequence[P];  // what every rank merges: <= sequences_bound(P)
+  // rounds of the exchange: fewer where the pipelined plan's buffers do not fit every rank
+  std::size_t parts = exchange_parts(total, ranks, o);
+  const auto fits = [&](std::size_t k) {
+    for (std::size_t p = 0; p < P; ++p)
+      if (needs_of<Bits, Value>(counts[p], total, ranks, static_cast<int>(p), o, local, runs, k)
+              .temp_bytes > all[p].free_bytes)
+        return false;
+    return true;
+  };
+  if (parts > 1 && o.exchange_parts == 0 && !fits(parts)) parts = 1;
   std::string refused;
   for (int p = 0; p < ranks; ++p) {
     const rank_status& s = all[static_cast<std::size_t>(p)];
-    const rank_needs need = needs_of<Bits, Value>(s.n, total, ranks, p, o, local);
+    const rank_needs need = needs_of<Bits, Value>(s.n, total, ranks, p, o, local, runs, parts);
     std::string why;
     if (s.code == status_null_keys) why = "null key or value pointer with n = " + std::to_string(s.n);
     else if (has_values<Value> && std::max<std::size_t>(s.n, need.receive_bound) >= (std::size_t{1} << 32))
@@ -310,10 +532,35 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     return result;
   }
 
-  // 1. the local sort, with the control scratch allocated beside its storage
+  if (ranks == 1) {  // one rank: the single-GPU sort in place; nothing to split or move
+    enter("local_sort");
+    events.mark(0);
+    const std::size_t sort_bytes = sort_locally_bytes<Bits, Value>(n, local);
+    stream_allocation work(sort_bytes, stream);
+    if (!work.ok())
+      throw cuda_error(cudaErrorMemoryAllocation, "warpsort::distributed::sort_keys: allocating " +
+                                                      std::to_string(sort_bytes) + " bytes failed");
+    to_words(stream);
+    sort_locally<Bits, Value>(work.get(), sort_bytes, keys, keys, values, values, n, stream, local);
+    for (int e = 1; e < 5; ++e) events.mark(e);
+    from_words(n, stream);
+    events.mark(5);
+    result.count = n;
+    result.counts = counts;
+    result.sent = counts;
+    result.temp_bytes = sort_bytes;
+    finish();
+    return result;
+  }
+
+  // 1. the local sort, into sorted sequences
   enter("local_sort");
   events.mark(0);
-  to_words(stream);
+  const local_plan& lp = plans[mine_at];
+  const rank_needs need = needs_of<Bits, Value>(n, total, ranks, me, o, local, runs, parts);
+  const std::size_t buckets = P * parts;
+  std::size_t rows = 1;
+  for (const local_plan& q : plans) rows = std::max(rows, q.sequences);
   const std::size_t stride = sample_stride(total, ranks, o.oversampling);
   std::size_t slots = 0, m = 0;
   for (std::size_t p = 0; p < P; ++p) {
@@ -326,160 +573,255 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
                                                      static_cast<sample*>(nullptr),
                                                      static_cast<std::int64_t>(P * slots),
                                                      by_sample_order{}, stream));
-  std::size_t sort_bytes = sort_locally_bytes<Bits, Value>(n, local);
-  stages::temp_carver carve(nullptr);
-  const auto lay_out = [&](stages::temp_carver& c) {
+  const std::size_t row_words = rows * buckets + 1;
+  const auto lay_out_control = [&](stages::temp_carver& c) {
     control_arrays a{};
     a.my_samples = c.take<sample>(slots);
     a.samples = c.take<sample>(P * slots);
-    a.my_counts = c.take<std::uint64_t>(P);
-    a.counts = c.take<std::uint64_t>(P * P);
+    a.my_counts = c.take<std::uint64_t>(row_words);
+    a.counts = c.take<std::uint64_t>(P * row_words);
     a.cub_temp = c.take_bytes(cub_bytes);
     return a;
   };
-  lay_out(carve);
-  const std::size_t control_bytes = carve.used();
-  std::size_t step1_bytes = 0;
-  {
-    stream_allocation work(control_bytes + sort_bytes, stream);
-    agree(t, work.ok() ? 0 : 1, codes, stream,
-          "allocating " + std::to_string(control_bytes + sort_bytes) + " bytes for step 1");
-    stages::temp_carver c(work.get());
-    const control_arrays a = lay_out(c);
-    void* sort_temp = c.take_bytes(sort_bytes);
-    step1_bytes = control_bytes + sort_bytes;
-    sort_locally<Bits, Value>(sort_temp, sort_bytes, keys, keys, values, values, n, stream, local);
-    events.mark(1);
-    if (ranks == 1) {  // one rank: its sorted keys are the whole; nothing to split or move
-      result.count = n;
-      result.counts = counts;
-      result.sent = counts;
-      result.temp_bytes = control_bytes + sort_bytes;
-      for (int e = 2; e < 5; ++e) events.mark(e);
-      from_words(n, stream);
-      events.mark(5);
-      finish();
-      return result;
-    }
+  stages::temp_carver control_size(nullptr);
+  lay_out_control(control_size);
+  stream_allocation control_block(control_size.used(), stream);
+  if (!control_block.ok())
+    throw cuda_error(cudaErrorMemoryAllocation,
+                     "warpsort::distributed::sort_keys: no device memory for the splitters");
+  stages::temp_carver control_carver(control_block.get());
+  const control_arrays a = lay_out_control(control_carver);
+  // whether the work storage was allocated travels with the counts: every rank learns it there
+  stages::temp_carver work_size(nullptr);
+  lay_out_work<Bits, Value>(work_size, lp, need, runs, o, local);
+  stream_allocation work_block(work_size.used(), stream);
+  const bool allocated = work_block.ok();
+  stages::temp_carver work_carver(work_block.get());
+  const work_buffers<Bits, Value> w = lay_out_work<Bits, Value>(work_carver, lp, need, runs, o, local);
+  result.temp_bytes = control_size.used() + work_size.used();
+  auto* spare_values = reinterpret_cast<Value*>(w.spare_values);
+  const Bits* sorted = allocated ? w.spare : keys;  // the sequences (unsorted if not allocated)
+  if (allocated && n > 0) {
+    to_words(stream);
+    sort_into_sequences<Bits, Value>(keys, w.spare, values, spare_values, lp, w.temp,
+                                     w.temp_bytes, stream, local);
+  }
+  events.mark(1);
 
-    // 2. splitters and counts
-    enter("splitters");
-    const unsigned threads = 256;
-    if (slots > 0) {
-      take_samples_kernel<<<static_cast<unsigned>(stages::ceil_div(slots, threads)), threads, 0,
-                            stream>>>(keys, offsets[static_cast<std::size_t>(me)], stride,
-                                      samples_of_rank(offsets[static_cast<std::size_t>(me)], n,
-                                                      stride),
-                                      slots, static_cast<std::uint32_t>(me), a.my_samples);
-      WARPSORT_CHECK_LAUNCH();
-      t.all_gather(a.my_samples, a.samples, slots * sizeof(sample), stream);
-      std::size_t bytes = cub_bytes;
-      WARPSORT_CUDA_CHECK(cub::DeviceMergeSort::SortKeys(a.cub_temp, bytes, a.samples,
-                                                         static_cast<std::int64_t>(P * slots),
-                                                         by_sample_order{}, stream));
-    }
-    splitter_targets targets{};
-    for (int j = 1; j < ranks; ++j)
-      targets.at[j] = o.rebalance ? offsets[static_cast<std::size_t>(j)]
-                                  : balanced_prefix(j, ranks, total);
-    cut_at_splitters_kernel<<<1, std::max(ranks, 32), 0, stream>>>(
-        keys, n, a.samples, m, stride, targets, ranks, me, a.my_counts);
+  // 2. splitters and counts
+  enter("splitters");
+  const unsigned threads = 256;
+  const std::size_t my_samples = allocated ? samples_of_rank(offsets[mine_at], n, stride) : 0;
+  if (slots > 0) {
+    take_samples_kernel<<<static_cast<unsigned>(stages::ceil_div(slots, threads)), threads, 0,
+                          stream>>>(sorted, offsets[mine_at], stride, my_samples, slots,
+                                    lp.sequence_keys, first_sequence[mine_at], a.my_samples);
     WARPSORT_CHECK_LAUNCH();
-    t.all_gather(a.my_counts, a.counts, P * sizeof(std::uint64_t), stream);
-    std::vector<std::uint64_t> matrix(P * P);
-    read_to_host(t, matrix.data(), a.counts, matrix.size() * sizeof(std::uint64_t), stream,
-                 "splitters");
-    for (std::size_t i = 0; i < P * P; ++i) result.sent[i] = matrix[i];
-  }  // step 1's storage goes back to the pool here
+    t.all_gather(a.my_samples, a.samples, slots * sizeof(sample), stream);
+    std::size_t bytes = cub_bytes;
+    WARPSORT_CUDA_CHECK(cub::DeviceMergeSort::SortKeys(a.cub_temp, bytes, a.samples,
+                                                       static_cast<std::int64_t>(P * slots),
+                                                       by_sample_order{}, stream));
+  }
+  rank_ends ends{};
+  for (std::size_t q = 0; q <= P; ++q)
+    ends.at[q] = o.rebalance ? offsets[q] : balanced_prefix(static_cast<int>(q), ranks, total);
+  cut_sequences_kernel<<<static_cast<unsigned>(stages::ceil_div(rows * buckets, threads)), threads,
+                         0, stream>>>(sorted, allocated ? n : 0, lp.sequence_keys,
+                                      allocated ? lp.sequences : 0, first_sequence[mine_at], rows,
+                                      a.samples, m, stride, ends, parts, buckets,
+                                      allocated ? 0 : 1, a.my_counts);
+  WARPSORT_CHECK_LAUNCH();
+  t.all_gather(a.my_counts, a.counts, row_words * sizeof(std::uint64_t), stream);
+  std::vector<std::uint64_t> matrix(P * row_words);
+  read_to_host(t, matrix.data(), a.counts, matrix.size() * sizeof(std::uint64_t), stream,
+               "splitters");
+  std::string failed;
+  for (std::size_t p = 0; p < P; ++p)
+    if (matrix[p * row_words + rows * buckets] != 0)
+      failed += (failed.empty() ? "" : ", ") + std::to_string(p);
+  if (!failed.empty()) {
+    if (allocated && n > 0) {  // the caller's keys back, sorted in sequences
+      WARPSORT_CUDA_CHECK(cudaMemcpyAsync(keys, w.spare, n * sizeof(Bits),
+                                          cudaMemcpyDeviceToDevice, stream));
+      if constexpr (has_values<Value>)
+        WARPSORT_CUDA_CHECK(cudaMemcpyAsync(values, spare_values, n * sizeof(Value),
+                                            cudaMemcpyDeviceToDevice, stream));
+      from_words(n, stream);
+    }
+    throw agreed_failure(cudaErrorMemoryAllocation,
+                         "warpsort::distributed::sort_keys: allocating " +
+                             std::to_string(work_size.used()) + " bytes to sort and exchange failed "
+                             "on rank(s) " + failed +
+                             " (every rank stops here, before keys move; its keys are as they were, "
+                             "in another order)");
+  }
+  // piece (p, i, b): keys of rank p's sequence i in bucket b (rank b / parts, part b % parts)
+  const auto piece = [&](std::size_t p, std::size_t i, std::size_t b) -> std::size_t {
+    return matrix[p * row_words + i * buckets + b];
+  };
+  for (std::size_t p = 0; p < P; ++p)
+    for (std::size_t i = 0; i < plans[p].sequences; ++i)
+      for (std::size_t b = 0; b < buckets; ++b) result.sent[p * P + b / parts] += piece(p, i, b);
   events.mark(2);
   for (std::size_t q = 0; q < P; ++q)
     for (std::size_t p = 0; p < P; ++p) result.counts[q] += result.sent[p * P + q];
-  const std::size_t received = result.counts[static_cast<std::size_t>(me)];
+  const std::size_t received = result.counts[mine_at];
   for (std::size_t q = 0; q < P; ++q)  // the sampling bound makes this impossible; every rank checks
-    if (!o.rebalance && result.counts[q] > all[q].capacity)
+    if (result.counts[q] > needs_of<Bits, Value>(counts[q], total, ranks, static_cast<int>(q), o,
+                                                 local, runs, parts).receive_bound)
       throw agreed_failure(cudaErrorInvalidValue,
                            "warpsort::distributed::sort_keys: rank " + std::to_string(q) +
                                " would receive " + std::to_string(result.counts[q]) +
-                               " keys, over its capacity " + std::to_string(all[q].capacity) +
-                               " (a bug: the splitters' bound was broken)");
+                               " keys, over its bound (a bug: the splitters' bound was broken)");
 
-  // 3. the exchange, into a receive buffer (and the merge's storage)
+  // 3. exchange part k of every bucket on a second stream while part k - 1 is merged
   enter("exchange");
-  std::vector<std::size_t> lengths(P);
-  for (std::size_t p = 0; p < P; ++p) lengths[p] = result.sent[p * P + static_cast<std::size_t>(me)];
-  const stages::runs_shape runs = stages::make_runs_shape(
-      lengths.data(), ranks, local.group_capacity, o.merge_oversampling);
-  const std::size_t merge_bytes = merge_bytes_for<Bits, Value>(runs, local);
-  constexpr std::size_t vbytes = value_bytes<Value>;
-  stages::temp_carver rc(nullptr);
-  const auto lay_out_receive = [&](stages::temp_carver& c) {
-    struct {
-      Bits *incoming, *merged;
-      unsigned char *incoming_values, *merged_values;
-      void* merge_temp;
-    } r{};
-    r.incoming = c.take<Bits>(received);
-    r.incoming_values = c.take<unsigned char>(received * vbytes);
-    r.merge_temp = c.take_bytes(merge_bytes);
-    r.merged = o.rebalance ? c.take<Bits>(received) : keys;
-    r.merged_values = o.rebalance ? c.take<unsigned char>(received * vbytes)
-                                  : reinterpret_cast<unsigned char*>(values);
-    return r;
-  };
-  lay_out_receive(rc);
-  stream_allocation receive(rc.used(), stream);
-  agree(t, receive.ok() ? 0 : 1, codes, stream,
-        "allocating " + std::to_string(rc.used()) + " bytes to receive and merge");
-  stages::temp_carver c(receive.get());
-  const auto buffers = lay_out_receive(c);
-  Bits* const incoming = buffers.incoming;
-  Bits* const merged = buffers.merged;
-  result.temp_bytes = std::max(step1_bytes, rc.used());
-  // keys, then their values, each an all-to-all of the same counts
-  const auto exchange = [&](const Bits* from_keys, const unsigned char* from_values,
-                            const std::vector<std::size_t>& send_at,
-                            const std::vector<std::size_t>& send_n, Bits* to_keys,
-                            unsigned char* to_values, const std::vector<std::size_t>& recv_at,
-                            const std::vector<std::size_t>& recv_n) {
-    const auto scaled = [](const std::vector<std::size_t>& v, std::size_t by) {
-      std::vector<std::size_t> out(v.size());
-      for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[i] * by;
-      return out;
-    };
-    t.all_to_all(from_keys, scaled(send_at, sizeof(Bits)), scaled(send_n, sizeof(Bits)), to_keys,
-                 scaled(recv_at, sizeof(Bits)), scaled(recv_n, sizeof(Bits)), stream);
+  side_stream side(stream);
+  side_stream::order(stream, side.get());
+  Bits* const merged = o.rebalance ? w.spare : keys;
+  unsigned char* const merged_values =
+      o.rebalance ? w.spare_values : reinterpret_cast<unsigned char*>(values);
+  std::vector<std::size_t> sent_before(lp.sequences * buckets, 0);  // piece (i, b) in sequence i
+  for (std::size_t i = 0; i < lp.sequences; ++i)
+    for (std::size_t b = 0, at = 0; b < buckets; at += piece(mine_at, i, b), ++b)
+      sent_before[i * buckets + b] = at;
+  // Keys in several sequences are packed, one piece a peer; a single sequence's pieces are
+  // contiguous already. A rank's own pieces stay where they are and are merged from there
+  // (keys), or are copied among the received runs (pairs, which re-sort them together; and
+  // rebalancing, which merges into the spare buffer that holds them).
+  const bool pack = !has_values<Value> && lp.sequences > 1;
+  const bool own_in_place = !has_values<Value> && !o.rebalance;
+  // each part's runs, (rank, sequence) in order, and the storage merging them takes: the
+  // storage allocated was for the most any part may hold; a smaller part's may differ
+  std::vector<std::vector<std::size_t>> part_runs(parts);
+  std::size_t merge_bytes = 0;
+  for (std::size_t k = 0; k < parts; ++k) {
+    std::size_t part_keys = 0;
+    for (std::size_t p = 0; p < P; ++p)
+      for (std::size_t i = 0; i < plans[p].sequences; ++i) {
+        part_runs[k].push_back(piece(p, i, mine_at * parts + k));
+        part_keys += part_runs[k].back();
+      }
     if constexpr (has_values<Value>)
-      t.all_to_all(from_values, scaled(send_at, vbytes), scaled(send_n, vbytes), to_values,
-                   scaled(recv_at, vbytes), scaled(recv_n, vbytes), stream);
-  };
-
-  // (in keys: positions and counts; scaled to bytes for keys and for values)
-  std::vector<std::size_t> send_off(P), send_n(P), recv_off(P), recv_n(P);
-  std::size_t at = 0;
-  for (std::size_t p = 0; p < P; ++p) {
-    send_off[p] = at;
-    send_n[p] = result.sent[static_cast<std::size_t>(me) * P + p];
-    at += send_n[p];
-    recv_off[p] = runs.start[p];
-    recv_n[p] = lengths[p];
+      merge_bytes = std::max(merge_bytes, sort_locally_bytes<Bits, Value>(part_keys, local));
+    else
+      merge_bytes = std::max(merge_bytes, stages::merge_runs_temp_bytes<Bits>(stages::make_runs_shape(
+                                              part_runs[k].data(), static_cast<int>(runs),
+                                              local.group_capacity, o.merge_oversampling)));
   }
-  exchange(keys, reinterpret_cast<const unsigned char*>(values), send_off, send_n, incoming,
-           buffers.incoming_values, recv_off, recv_n);
-  events.mark(3);
-
-  // 4. merge the P runs
+  stream_allocation more_temp(merge_bytes > w.temp_bytes ? merge_bytes : 0, stream);
+  if (!more_temp.ok())
+    throw cuda_error(cudaErrorMemoryAllocation,
+                     "warpsort::distributed::sort_keys: allocating " + std::to_string(merge_bytes) +
+                         " bytes to merge failed");
+  void* const merge_temp = merge_bytes > w.temp_bytes ? more_temp.get() : w.temp;
+  merge_bytes = std::max(merge_bytes, w.temp_bytes);
+  // where this rank's piece of sequence i in bucket b starts
+  const auto own_piece = [&](std::size_t i, std::size_t b) {
+    return w.spare + i * lp.sequence_keys + sent_before[i * buckets + b];
+  };
+  std::size_t part_start = 0;  // where part k starts in the received keys (and the output)
+  for (std::size_t k = 0; k < parts; ++k) {
+    std::vector<transport::send_piece> sends;
+    std::vector<transport::receive_piece> receives;
+    // the receiving side: one piece from every rank (its sequences' pieces, adjacent), at the
+    // runs' places in the part
+    stages::run_sources<Bits> sources{};
+    std::size_t own_at = part_start;  // where this rank's own runs go among them
+    for (int with_values = 0; with_values < (has_values<Value> ? 2 : 1); ++with_values) {
+      const std::size_t unit = with_values ? vbytes : sizeof(Bits);
+      auto* to = with_values ? w.received_values : reinterpret_cast<unsigned char*>(w.received);
+      std::size_t at = part_start, run = 0;
+      for (std::size_t p = 0; p < P; ++p) {
+        std::size_t from_p = 0;
+        if (p == mine_at) own_at = at;
+        for (std::size_t i = 0; i < plans[p].sequences; ++i, ++run) {
+          const std::size_t len = piece(p, i, mine_at * parts + k);
+          sources.at[run] = p == mine_at && own_in_place ? own_piece(i, mine_at * parts + k)
+                                                         : w.received + at + from_p;
+          from_p += len;
+        }
+        if (!(p == mine_at && (own_in_place || pack)))
+          receives.push_back({static_cast<int>(p), to + at * unit, from_p * unit});
+        at += from_p;
+      }
+    }
+    // the sending side
+    if (pack) {
+      Bits* const half = parts > 1 ? w.packed + (k % 2) * w.packed_half : keys;
+      copy_list<Bits> copies;
+      std::size_t packed = 0;
+      const auto copy = [&](const Bits* from, Bits* to, std::size_t len) {
+        copies.from[copies.count] = from;
+        copies.to[copies.count] = to;
+        copies.end[copies.count + 1] = copies.end[copies.count] + len;
+        copies.first_block[copies.count + 1] =
+            copies.first_block[copies.count] + stages::ceil_div(len, copy_list<Bits>::block_words);
+        ++copies.count;
+      };
+      for (std::size_t q = 0; q < P; ++q) {
+        const std::size_t b = q * parts + k;
+        if (q == mine_at) {
+          if (own_in_place) continue;
+          for (std::size_t i = 0, at = own_at; i < lp.sequences; at += piece(mine_at, i, b), ++i)
+            if (piece(mine_at, i, b) > 0) copy(own_piece(i, b), w.received + at, piece(mine_at, i, b));
+          continue;
+        }
+        std::size_t to_q = 0;
+        for (std::size_t i = 0; i < lp.sequences; ++i) {
+          const std::size_t len = piece(mine_at, i, b);
+          if (len == 0) continue;
+          copy(own_piece(i, b), half + packed + to_q, len);
+          to_q += len;
+        }
+        sends.push_back({static_cast<int>(q), half + packed, to_q * sizeof(Bits)});
+        packed += to_q;
+      }
+      if (copies.count > 0) {
+        copy_pieces_kernel<Bits><<<static_cast<unsigned>(copies.first_block[copies.count]),
+                                   threads, 0, side.get()>>>(copies);
+        WARPSORT_CHECK_LAUNCH();
+      }
+    } else {
+      for (int with_values = 0; with_values < (has_values<Value> ? 2 : 1); ++with_values) {
+        const std::size_t unit = with_values ? vbytes : sizeof(Bits);
+        const auto* from = with_values ? w.spare_values
+                                       : reinterpret_cast<const unsigned char*>(w.spare);
+        for (std::size_t q = 0; q < P; ++q) {  // one sequence: its piece for q is contiguous
+          if (q == mine_at && own_in_place) continue;
+          const std::size_t b = q * parts + k;
+          const std::size_t len = lp.sequences == 0 ? 0 : piece(mine_at, 0, b);
+          sends.push_back({static_cast<int>(q),
+                           from + (lp.sequences == 0 ? 0 : sent_before[b]) * unit, len * unit});
+        }
+      }
+    }
+    t.exchange(sends, receives, side.get());
+    if (k + 1 == parts) events.mark_on(3, side.get());
+    side_stream::order(side.get(), stream);
+    std::size_t part_keys = 0;
+    for (std::size_t len : part_runs[k]) part_keys += len;
+    if constexpr (has_values<Value>) {
+      sort_locally<Bits, Value>(merge_temp, merge_bytes, w.received + part_start,
+                                merged + part_start,
+                                reinterpret_cast<const Value*>(w.received_values) + part_start,
+                                reinterpret_cast<Value*>(merged_values) + part_start, part_keys,
+                                stream, local);
+    } else {
+      const stages::runs_shape shape = stages::make_runs_shape(
+          part_runs[k].data(), static_cast<int>(runs), local.group_capacity, o.merge_oversampling);
+      stages::merge_runs<Bits>(sources, merged + part_start, shape, local.group_capacity,
+                               merge_temp, merge_bytes, stream);
+    }
+    part_start += part_keys;
+  }
+  // with a deadline, a stalled exchange is named as such (the merges are queued already)
+  if (o.timed || o.timeout_seconds > 0) t.wait(side.get(), "exchange");
   enter("merge");
-  if constexpr (has_values<Value>)
-    sort_locally<Bits, Value>(buffers.merge_temp, merge_bytes, incoming, merged,
-                              reinterpret_cast<const Value*>(buffers.incoming_values),
-                              reinterpret_cast<Value*>(buffers.merged_values), received, stream,
-                              local);
-  else
-    stages::merge_runs<Bits>(incoming, merged, runs, local.group_capacity, buffers.merge_temp,
-                             merge_bytes, stream);
   events.mark(4);
 
-  // 5. rebalance: contiguous ranges to the ranks whose input positions they cover
+  // 4. rebalance: contiguous ranges to the ranks whose input positions they cover
   result.count = received;
   if (o.rebalance) {
     enter("rebalance");
@@ -502,14 +844,21 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     }
     const std::string why = count_disagreement(plan_sends, plan_receives, ranks, "rebalance", "keys");
     if (!why.empty()) throw disagreement_error("warpsort::distributed::sort_keys: " + why);
+    std::vector<transport::send_piece> sends;
+    std::vector<transport::receive_piece> receives;
     for (std::size_t p = 0; p < P; ++p) {
-      send_off[p] = out[p].from;
-      send_n[p] = out[p].count;
-      recv_off[p] = in[p].to;
-      recv_n[p] = in[p].count;
+      sends.push_back({static_cast<int>(p), merged + out[p].from, out[p].count * sizeof(Bits)});
+      receives.push_back({static_cast<int>(p), keys + in[p].to, in[p].count * sizeof(Bits)});
     }
-    exchange(merged, buffers.merged_values, send_off, send_n, keys,
-             reinterpret_cast<unsigned char*>(values), recv_off, recv_n);
+    if constexpr (has_values<Value>)
+      for (std::size_t p = 0; p < P; ++p) {
+        sends.push_back({static_cast<int>(p), merged_values + out[p].from * vbytes,
+                         out[p].count * vbytes});
+        receives.push_back({static_cast<int>(p),
+                            reinterpret_cast<unsigned char*>(values) + in[p].to * vbytes,
+                            in[p].count * vbytes});
+      }
+    t.exchange(sends, receives, stream);
     result.count = n;
     result.counts = counts;
   }

@@ -80,13 +80,42 @@ class transport {
   /// Every rank's `bytes` bytes at `send`, in rank order, into recv (size() x bytes), on stream.
   virtual void all_gather(const void* send, void* recv, std::size_t bytes,
                           cudaStream_t stream) = 0;
-  /// Sends send_bytes[p] bytes at send + send_offsets[p] to every rank p and receives
-  /// recv_bytes[p] bytes from it at recv + recv_offsets[p] (one entry a rank, own included).
-  /// What a rank receives from p must be what p sends it: callers agree on the counts first.
-  virtual void all_to_all(const void* send, const std::vector<std::size_t>& send_offsets,
-                          const std::vector<std::size_t>& send_bytes, void* recv,
-                          const std::vector<std::size_t>& recv_offsets,
-                          const std::vector<std::size_t>& recv_bytes, cudaStream_t stream) = 0;
+  /// Sends and receives contiguous pieces between device buffers, as one collective: what rank
+  /// p sends rank q (its pieces with peer q, in order) is what q receives from p (its pieces
+  /// with peer p, in order), piece by piece of the same sizes; a rank's pieces to itself are
+  /// copies. Callers agree on the pieces first (from counts every rank holds alike).
+  struct send_piece {
+    int peer;
+    const void* from;
+    std::size_t bytes;
+  };
+  struct receive_piece {
+    int peer;
+    void* to;
+    std::size_t bytes;
+  };
+  virtual void exchange(const std::vector<send_piece>& sends,
+                        const std::vector<receive_piece>& receives, cudaStream_t stream) = 0;
+  /// An exchange of one piece each way a rank: send_bytes[p] bytes at send + send_offsets[p]
+  /// to every rank p, recv_bytes[p] bytes from it at recv + recv_offsets[p].
+  void all_to_all(const void* send, const std::vector<std::size_t>& send_offsets,
+                  const std::vector<std::size_t>& send_bytes, void* recv,
+                  const std::vector<std::size_t>& recv_offsets,
+                  const std::vector<std::size_t>& recv_bytes, cudaStream_t stream) {
+    const std::size_t P = static_cast<std::size_t>(size());
+    if (send_offsets.size() != P || send_bytes.size() != P || recv_offsets.size() != P ||
+        recv_bytes.size() != P)
+      throw input_error("warpsort::distributed: all_to_all needs one offset and size a rank");
+    std::vector<send_piece> sends(P);
+    std::vector<receive_piece> receives(P);
+    for (std::size_t p = 0; p < P; ++p) {
+      sends[p] = {static_cast<int>(p), static_cast<const unsigned char*>(send) + send_offsets[p],
+                  send_bytes[p]};
+      receives[p] = {static_cast<int>(p), static_cast<unsigned char*>(recv) + recv_offsets[p],
+                     recv_bytes[p]};
+    }
+    exchange(sends, receives, stream);
+  }
   /// After this rank failed where its peers may wait on it: ends the communicator.
   virtual void abort() noexcept = 0;
 

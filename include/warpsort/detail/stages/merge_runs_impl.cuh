@@ -18,14 +18,24 @@
 
 namespace warpsort::stages {
 
+/// Where each run's keys are: run i, positions [start[i], start[i + 1]) of the runs laid end to
+/// end, is at[i][0 .. start[i + 1] - start[i]) (the runs need not be adjacent in memory).
 template <class Key>
-__global__ void gather_run_samples_kernel(const Key* src, runs_shape r, Key* keys,
+struct run_sources {
+  const Key* at[runs_shape::max_runs];
+  __host__ __device__ const Key& key(const runs_shape& r, int run, std::size_t position) const {
+    return at[run][position - r.start[run]];
+  }
+};
+
+template <class Key>
+__global__ void gather_run_samples_kernel(run_sources<Key> src, runs_shape r, Key* keys,
                                           std::size_t* positions) {
   const std::size_t m = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (m >= r.samples) return;
   const int run = r.run_of(m, r.sample_start);
   const std::size_t position = r.start[run] + (m - r.sample_start[run] + 1) * r.stride - 1;
-  keys[m] = src[position];
+  keys[m] = src.key(r, run, position);
   positions[m] = position;
 }
 
@@ -33,7 +43,7 @@ __global__ void gather_run_samples_kernel(const Key* src, runs_shape r, Key* key
 /// group j ends in run i, as a position in src. Row 0 holds the runs' starts and row `groups`
 /// their ends; group_offsets[j] is where group j starts in the output.
 template <class Key, class Comp>
-__global__ void cut_runs_kernel(const Key* src, runs_shape r, const std::size_t* positions,
+__global__ void cut_runs_kernel(run_sources<Key> src, runs_shape r, const std::size_t* positions,
                                 std::size_t* bounds, std::size_t* group_offsets, Comp comp) {
   const std::size_t tid = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::size_t runs = static_cast<std::size_t>(r.runs);
@@ -49,11 +59,11 @@ __global__ void cut_runs_kernel(const Key* src, runs_shape r, const std::size_t*
   if (j + 1 >= r.groups) return;  // whole warps leave together
   const std::size_t position = positions[splitter_rank(j, r.oversampling)];
   const int splitter_run = r.run_of(position, r.start);
-  const Key key = src[position];
+  const Key key = src.key(r, splitter_run, position);
   std::size_t before = 0;  // keys of all runs ordered at or before the splitter
   for (std::size_t i = lane_id(); i < runs; i += policy::warp_threads) {
     const std::size_t begin = r.start[i], len = r.start[i + 1] - begin;
-    const std::size_t cut = cut_sequence(src + begin, len, i, splitter_run,
+    const std::size_t cut = cut_sequence(src.at[i], len, i, splitter_run,
                                          position - r.start[splitter_run], key, comp);
     bounds[(j + 1) * runs + i] = begin + cut;
     before += cut;
@@ -65,15 +75,16 @@ __global__ void cut_runs_kernel(const Key* src, runs_shape r, const std::size_t*
 /// Block g merges group g: piece i is run i between rows g and g + 1 of the bounds.
 template <class Key, class Comp>
 __global__ void __maxnreg__(thread_merge_max_registers<Key>())
-    merge_run_groups_kernel(const Key* src, Key* out, int runs, int capacity,
+    merge_run_groups_kernel(run_sources<Key> src, runs_shape r, Key* out, int capacity,
                             const std::size_t* bounds, const std::size_t* group_offsets,
                             Comp comp) {
   extern __shared__ __align__(16) unsigned char smem[];
+  const int runs = r.runs;
   const std::size_t g = blockIdx.x, width = static_cast<std::size_t>(runs);
   const std::size_t* const from = bounds + g * width;
   const std::size_t* const to = from + width;
   merge_pieces_on_chip<Key>(
-      smem, capacity, runs, runs, [&](int i) { return src + from[i]; },
+      smem, capacity, runs, runs, [&](int i) { return src.at[i] + (from[i] - r.start[i]); },
       [&](int i) { return static_cast<int>(to[i] - from[i]); },
       [&] { return out + group_offsets[g]; }, g, comp);
 }
@@ -117,10 +128,11 @@ std::size_t merge_runs_temp_bytes(const runs_shape& r) {
   return c.used();
 }
 
-/// Merges the runs of src (as `r` describes them) into out, ascending. Keys: unsigned words.
+/// Merges the runs (as `r` describes them, each where `src` says) into out, ascending. Keys:
+/// unsigned words.
 template <class Key>
-void merge_runs(const Key* src, Key* out, const runs_shape& r, int capacity, void* temp,
-                std::size_t temp_bytes, cudaStream_t stream) {
+void merge_runs(const run_sources<Key>& src, Key* out, const runs_shape& r, int capacity,
+                void* temp, std::size_t temp_bytes, cudaStream_t stream) {
   static_assert(cuda::std::is_unsigned_v<Key>, "merge_runs sorts unsigned words");
   if (r.keys() == 0) return;
   const less<Key> comp{};
@@ -147,8 +159,17 @@ void merge_runs(const Key* src, Key* out, const runs_shape& r, int capacity, voi
   const thread_block_shape shape = merge_sets_shape<Key>(capacity, r.runs);
   allow_dynamic_smem(merge_run_groups_kernel<Key, less<Key>>, shape.smem_bytes);
   merge_run_groups_kernel<<<static_cast<unsigned>(r.groups), shape.threads, shape.smem_bytes,
-                            stream>>>(src, out, r.runs, capacity, a.bounds, a.offsets, comp);
+                            stream>>>(src, r, out, capacity, a.bounds, a.offsets, comp);
   WARPSORT_CHECK_LAUNCH();
+}
+
+/// The same with the runs laid end to end in src.
+template <class Key>
+void merge_runs(const Key* src, Key* out, const runs_shape& r, int capacity, void* temp,
+                std::size_t temp_bytes, cudaStream_t stream) {
+  run_sources<Key> at{};
+  for (int i = 0; i < r.runs; ++i) at.at[i] = src + r.start[i];
+  merge_runs<Key>(at, out, r, capacity, temp, temp_bytes, stream);
 }
 
 }  // namespace warpsort::stages

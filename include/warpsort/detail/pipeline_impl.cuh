@@ -19,7 +19,8 @@
 
 namespace warpsort {
 
-namespace {
+/// The pipeline's temporary storage (host side).
+namespace pipeline_detail {
 
 struct pipeline_storage {
   void* keys;            // the ping-pong partner of d_out
@@ -49,7 +50,7 @@ pipeline_storage carve(stages::temp_carver& c, const sort_plan& plan, const poli
   return s;
 }
 
-}  // namespace
+}  // namespace pipeline_detail
 
 // Floats in warpsort's orders sort as unsigned integers (below); those sorts are instantiated
 // once, in the uint32_t and uint64_t translation units.
@@ -135,7 +136,8 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
   const sort_plan plan = make_plan(n, tuning);
   if (tuning.variant >= 5) check_block_shapes<Key>(plan, tuning);
   stages::temp_carver carver(d_temp);
-  const pipeline_storage s = carve<Key, Comp>(carver, plan, tuning);
+  const pipeline_detail::pipeline_storage s =
+      pipeline_detail::carve<Key, Comp>(carver, plan, tuning);
   if (!stages::storage_ready(carver, d_temp, temp_bytes, "warpsort::sort_keys")) return;
   if (n > 0 && (d_in == nullptr || d_out == nullptr))
     throw input_error("warpsort::sort_keys: null key pointer");

@@ -134,7 +134,8 @@ __global__ void cut_sequences_kernel(const Key* src, std::size_t n, std::size_t 
                    group_offsets, comp);
 }
 
-namespace {
+/// Step 3's storage (host side).
+namespace split_storage {
 template <class Key, class Comp>
 std::size_t cub_sort_bytes(std::size_t samples, Comp comp) {
   std::size_t bytes = 0;
@@ -163,12 +164,13 @@ split_arrays carve(temp_carver& c, std::size_t samples, std::size_t sequences,
   a.cub_temp = c.take_bytes(cub_bytes);
   return a;
 }
-}  // namespace
+}  // namespace split_storage
 
 template <class Key, class Comp>
 std::size_t split_temp_bytes(std::size_t samples, std::size_t sequences, std::size_t groups) {
   temp_carver c(nullptr);
-  carve<Key, Comp>(c, samples, sequences, groups, cub_sort_bytes<Key>(samples, Comp{}));
+  split_storage::carve<Key, Comp>(c, samples, sequences, groups,
+                                  split_storage::cub_sort_bytes<Key>(samples, Comp{}));
   return c.used();
 }
 
@@ -176,9 +178,10 @@ template <class Key, class Comp>
 split_layout split(const Key* src, std::size_t n, std::size_t seq_len, std::size_t sequences,
                    std::size_t stride, std::size_t samples, std::size_t groups, void* temp,
                    std::size_t temp_bytes, Comp comp, const policy& p, cudaStream_t stream) {
-  std::size_t cub_bytes = cub_sort_bytes<Key>(samples, comp);
+  std::size_t cub_bytes = split_storage::cub_sort_bytes<Key>(samples, comp);
   temp_carver c(temp);
-  const split_arrays a = carve<Key, Comp>(c, samples, sequences, groups, cub_bytes);
+  const split_storage::split_arrays a =
+      split_storage::carve<Key, Comp>(c, samples, sequences, groups, cub_bytes);
   if (c.used() > temp_bytes) throw input_error("warpsort: step 3 was given too little temporary storage");
   Key* sample_keys = static_cast<Key*>(a.keys);
 

@@ -155,7 +155,8 @@ __global__ void cut_sets_kernel(const Key* src, round_shape r, const std::size_t
                    group_offsets, comp);
 }
 
-namespace {
+/// Step 3's storage and sample sort, a round (host side).
+namespace split_sets_storage {
 /// Sorts the samples (set_key, position) by set and key, stably; with a null temp, returns
 /// the bytes it needs.
 template <class Key, class Comp>
@@ -206,12 +207,13 @@ std::size_t cub_sets_bytes(std::size_t samples, const merge_round& m, Comp comp)
   return sort_samples<Key, Comp>(nullptr, 0, nullptr, nullptr, nullptr, nullptr, samples, m.sets,
                                  comp, 0);
 }
-}  // namespace
+}  // namespace split_sets_storage
 
 template <class Key, class Comp>
 std::size_t split_sets_temp_bytes(const merge_round& m) {
   temp_carver c(nullptr);
-  carve_sets<Key, Comp>(c, m.samples, m, cub_sets_bytes<Key>(m.samples, m, Comp{}));
+  split_sets_storage::carve_sets<Key, Comp>(
+      c, m.samples, m, split_sets_storage::cub_sets_bytes<Key>(m.samples, m, Comp{}));
   return c.used();
 }
 
@@ -220,9 +222,10 @@ split_layout split_sets(const Key* src, std::size_t n, const merge_round& m, voi
                         std::size_t temp_bytes, Comp comp, const policy& p,
                         cudaStream_t stream) {
   const std::size_t samples = m.samples;
-  const std::size_t cub_bytes = cub_sets_bytes<Key>(samples, m, comp);
+  const std::size_t cub_bytes = split_sets_storage::cub_sets_bytes<Key>(samples, m, comp);
   temp_carver c(temp);
-  const split_sets_arrays a = carve_sets<Key, Comp>(c, samples, m, cub_bytes);
+  const split_sets_storage::split_sets_arrays a =
+      split_sets_storage::carve_sets<Key, Comp>(c, samples, m, cub_bytes);
   if (c.used() > temp_bytes)
     throw input_error("warpsort: step 3 was given too little temporary storage");
   const round_shape r = shape_of(n, m, p);
@@ -248,8 +251,9 @@ split_layout split_sets(const Key* src, std::size_t n, const merge_round& m, voi
                                            threads, 0, stream>>>(src, r, samples, keys,
                                                                  a.positions_in);
     WARPSORT_CHECK_LAUNCH();
-    sort_samples<Key, Comp>(a.cub_temp, cub_bytes, keys, static_cast<set_key<Key>*>(a.keys_out),
-                            a.positions_in, a.positions_out, samples, m.sets, comp, stream);
+    split_sets_storage::sort_samples<Key, Comp>(
+        a.cub_temp, cub_bytes, keys, static_cast<set_key<Key>*>(a.keys_out), a.positions_in,
+        a.positions_out, samples, m.sets, comp, stream);
     if constexpr (radix_samples<Key, Comp>) sorted_positions = a.positions_out;
   }
   const std::size_t warps = max_size(r.splitters(), 1);

@@ -72,7 +72,10 @@ struct sort_plan {
   merge_round rounds[max_rounds];
 };
 
-sort_plan make_plan(std::size_t n, const policy& p);
+/// Version 5 may stop short of the whole sort, leaving up to `sequences_left` sorted sequences
+/// (a power of two) unmerged: the distributed sort's receivers run the last round. 1 (the
+/// default) plans the whole sort.
+sort_plan make_plan(std::size_t n, const policy& p, std::size_t sequences_left = 1);
 
 /// Version 5: one round over n keys in sequences of seq_keys (the last shorter), sets of
 /// set_sequences (make_plan's rounds are these).

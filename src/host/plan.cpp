@@ -92,12 +92,14 @@ merge_round plan_round(std::size_t n, std::size_t seq_keys, std::size_t set_sequ
   return m;
 }
 
-/// Version 5's rounds: the bits of the number of step 1's sequences spread as evenly as they go
-/// over as few rounds as keep every set at most max_sequences sequences.
-static void plan_rounds(sort_plan& plan, const policy& p) {
+/// Version 5's rounds: the bits of the number of step 1's sequences, less the `left_bits` left
+/// unmerged, spread as evenly as they go over as few rounds as keep every set at most
+/// max_sequences sequences.
+static void plan_rounds(sort_plan& plan, const policy& p, int left_bits) {
   const std::size_t n = plan.n;
   std::size_t sequences = ceil_div(n, static_cast<std::size_t>(p.block_sort_keys));
-  const int bits = stages::ceil_log2(sequences);
+  const int all_bits = stages::ceil_log2(sequences);
+  const int bits = all_bits > left_bits ? all_bits - left_bits : 0;
   int per_round = 0;
   while ((2 << per_round) <= p.max_sequences) ++per_round;  // floor(log2 max_sequences)
   const int rounds = bits == 0 ? 0 : (bits + per_round - 1) / per_round;
@@ -111,14 +113,16 @@ static void plan_rounds(sort_plan& plan, const policy& p) {
   plan.round_count = rounds;
 }
 
-sort_plan make_plan(std::size_t n, const policy& p) {
+sort_plan make_plan(std::size_t n, const policy& p, std::size_t sequences_left) {
   check_policy(p);
   sort_plan plan;
   plan.n = n;
   if (n == 0) return plan;
   plan.chunks = ceil_div(n, policy::chunk_keys);
   if (p.variant >= 5) {
-    plan_rounds(plan, p);
+    int left_bits = 0;
+    while ((std::size_t{2} << left_bits) <= sequences_left) ++left_bits;  // floor(log2)
+    plan_rounds(plan, p, left_bits);
     return plan;
   }
   plan.sequence_keys = static_cast<std::size_t>(p.block_sort_keys);

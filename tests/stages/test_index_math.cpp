@@ -766,6 +766,40 @@ TEST(ThreadMerge, MergePathBDescendingMatchesMergePath) {
 
 // Version 5's plan: rounds whose sets multiply up to step 1's sequences, at most max_sequences
 // a set, every sample stride keeping (K + k) s within the group capacity, the last round one set.
+TEST(Plan, RoundsV5StopShortOfTheSequencesLeft) {
+  // make_plan(n, p, L): version 5 leaves at most L (a power of two) sorted sequences, in as few
+  // rounds as the whole sort's spread takes for the bits it merges; L = 1 is the whole sort.
+  for (std::size_t key_bytes : {4, 8}) {
+    const warpsort::policy p = warpsort::default_policy_for(key_bytes);
+    const std::size_t block = static_cast<std::size_t>(p.block_sort_keys);
+    for (std::size_t left : {1, 2, 8, 32, 64})
+      for (std::size_t n : {std::size_t{1}, std::size_t{1000}, block, block + 1, 33 * block,
+                            std::size_t{1} << 24, (std::size_t{1} << 30) + 7,
+                            (std::size_t{1} << 33) + 12345}) {
+        const auto whole = warpsort::make_plan(n, p);
+        const auto plan = warpsort::make_plan(n, p, left);
+        std::size_t seq_keys = block;
+        for (int r = 0; r < plan.round_count; ++r) {
+          EXPECT_EQ(plan.rounds[r].sequence_keys, seq_keys) << n;
+          EXPECT_LE(plan.rounds[r].set_sequences, static_cast<std::size_t>(p.max_sequences));
+          seq_keys *= plan.rounds[r].set_sequences;
+        }
+        const std::size_t sequences = ws::ceil_div(n, seq_keys);
+        EXPECT_LE(sequences, left) << "n " << n << " left " << left;
+        EXPECT_LE(plan.round_count, whole.round_count);
+        // no round more than the bits it merges need
+        const int merged = ws::ceil_log2(ws::ceil_div(n, block)) - ws::ceil_log2(left);
+        int per_round = 0;
+        while ((2 << per_round) <= p.max_sequences) ++per_round;
+        EXPECT_EQ(plan.round_count, merged <= 0 ? 0 : (merged + per_round - 1) / per_round) << n;
+        if (left == 1) {
+          EXPECT_EQ(plan.round_count, whole.round_count);
+          EXPECT_EQ(sequences, 1u);
+        }
+      }
+  }
+}
+
 TEST(Plan, RoundsV5) {
   for (std::size_t key_bytes : {4, 8}) {
     const warpsort::policy base = warpsort::default_policy_for(key_bytes);

@@ -9,16 +9,16 @@
 //      samples, (key, sequence, position), are gathered by all and sorted; P K - 1 splitters
 //      cut every sequence into P K buckets, K parts of each rank's share, and the counts are
 //      gathered (and read by the host: what moves, and the output counts the caller needs);
-//   3. exchange and merge, K rounds: round k sends every rank part k of its buckets (one piece
-//      a sequence) on a second stream, and the receiver merges part k's pieces (the last round
-//      of version 5, over runs; pairs re-sort them stably) while part k + 1 travels;
+//   3. exchange and merge, K rounds: round k sends every rank part k of its buckets (packed,
+//      one piece a peer) on a second stream, and the receiver merges part k's runs (the last
+//      round of version 5, over runs; pairs re-sort them stably) while part k + 1 travels;
 //   4. optionally, an exchange of contiguous ranges rebalances the output to the input counts.
 // The host waits for a few bytes twice a call: the statuses, and the counts, which also carry
-// whether each rank's allocation succeeded, so every rank learns of a failure before keys move. Every rank makes the same sequence
-// of collectives whatever its count (a rank with no keys included), both sides of every exchange
-// come from counts every rank holds alike (the gathered matrix; rebalancing's plan is checked
-// side against side before it is posted), and every host wait goes through transport::wait,
-// which gives up at options::timeout_seconds.
+// whether each rank's allocation succeeded, so every rank learns of a failure before keys move.
+// Every rank makes the same sequence of collectives whatever its count (a rank with no keys
+// included), both sides of every exchange come from counts every rank holds alike (the gathered
+// matrix; rebalancing's plan is checked side against side before it is posted), and every host
+// wait goes through transport::wait, which gives up at options::timeout_seconds.
 #include "order_bits.cuh"
 #include "partition.hpp"
 #include "transport.hpp"
@@ -204,14 +204,13 @@ std::size_t sort_locally_bytes(std::size_t n, const policy& local) {
 }
 
 /// Where a rank's local sort leaves its keys: `sequences` sorted sequences of `sequence_keys`
-/// keys each (the last shorter), after step 1 and `round_count` rounds of version 5; the
-/// receivers' merge is the last round. `whole`: the single-GPU sort, one sequence (pairs, whose
-/// receivers re-sort stably, and policies other than version 5).
+/// keys each (the last shorter), after step 1 and the rounds of `plan` (version 5 stopped short
+/// of its last round, which the receivers run). `whole`: the single-GPU sort, one sequence
+/// (pairs, whose receivers re-sort stably, and policies other than version 5).
 struct local_plan {
   std::size_t n = 0, sequence_keys = 1, sequences = 0;
   bool whole = false;
-  int round_count = 0;
-  merge_round rounds[sort_plan::max_rounds];
+  sort_plan plan;
 };
 
 inline local_plan plan_local(std::size_t n, int ranks, const policy& p, bool pairs) {
@@ -224,24 +223,10 @@ inline local_plan plan_local(std::size_t n, int ranks, const policy& p, bool pai
     lp.sequences = 1;
     return lp;
   }
-  // step 1's blocks, merged as version 5 would (rounds of at most max_sequences, spread
-  // evenly), but leaving the bits of local_sequences(P) for the receivers' merge
-  const std::size_t block = static_cast<std::size_t>(p.block_sort_keys);
-  const int bits = stages::ceil_log2(ceil_div(n, block));
-  int kept = 0;
-  while ((2 << kept) <= local_sequences(ranks)) ++kept;
-  const int local_bits = bits > kept ? bits - kept : 0;
-  int per_round = 0;
-  while ((2 << per_round) <= p.max_sequences) ++per_round;
-  lp.round_count = local_bits == 0 ? 0 : (local_bits + per_round - 1) / per_round;
-  std::size_t seq_keys = block;
-  for (int r = 0; r < lp.round_count; ++r) {
-    const int set_bits = local_bits / lp.round_count + (r < local_bits % lp.round_count ? 1 : 0);
-    lp.rounds[r] = plan_round(n, seq_keys, std::size_t{1} << set_bits, p);
-    seq_keys *= lp.rounds[r].set_sequences;
-  }
-  lp.sequence_keys = seq_keys;
-  lp.sequences = ceil_div(n, seq_keys);
+  lp.plan = make_plan(n, p, static_cast<std::size_t>(local_sequences(ranks)));
+  lp.sequence_keys = static_cast<std::size_t>(p.block_sort_keys);
+  for (int r = 0; r < lp.plan.round_count; ++r) lp.sequence_keys *= lp.plan.rounds[r].set_sequences;
+  lp.sequences = ceil_div(n, lp.sequence_keys);
   return lp;
 }
 
@@ -259,14 +244,14 @@ void sort_into_sequences(Bits* keys, Bits* spare, const Value* values, Value* sp
   }
   if constexpr (!has_values<Value>) {
     const less<Bits> comp{};
-    const int passes = 1 + lp.round_count;
+    const int passes = 1 + lp.plan.round_count;
     const auto target = [&](int pass) { return (passes - 1 - pass) % 2 == 0 ? spare : keys; };
     stages::sort_chunks(keys, target(0), lp.n, comp, local, stream);
-    for (int r = 0; r < lp.round_count; ++r) {
+    for (int r = 0; r < lp.plan.round_count; ++r) {
       const stages::split_layout layout = stages::split_sets<Bits, less<Bits>>(
-          target(r), lp.n, lp.rounds[r], temp, temp_bytes, comp, local, stream);
-      stages::merge_sets<Bits, less<Bits>>(target(r), target(r + 1), lp.n, lp.rounds[r], layout,
-                                           comp, local, stream);
+          target(r), lp.n, lp.plan.rounds[r], temp, temp_bytes, comp, local, stream);
+      stages::merge_sets<Bits, less<Bits>>(target(r), target(r + 1), lp.n, lp.plan.rounds[r],
+                                           layout, comp, local, stream);
     }
   }
 }
@@ -276,8 +261,8 @@ template <class Bits, class Value>
 std::size_t local_sort_bytes(const local_plan& lp, const policy& local) {
   if (lp.whole) return sort_locally_bytes<Bits, Value>(lp.n, local);
   std::size_t bytes = 0;
-  for (int r = 0; r < lp.round_count; ++r)
-    bytes = std::max(bytes, stages::split_sets_temp_bytes<Bits, less<Bits>>(lp.rounds[r]));
+  for (int r = 0; r < lp.plan.round_count; ++r)
+    bytes = std::max(bytes, stages::split_sets_temp_bytes<Bits, less<Bits>>(lp.plan.rounds[r]));
   return bytes;
 }
 

@@ -10,7 +10,10 @@
 #            non-blocking one, which lets every wait have a deadline, costs);
 #   large    2^31 on ten distributions, uint64 and float64 at 2^30, float32 at 2^31, float32
 #            descending rebalanced at 2^31;
-#   largest  2^33 keys a GPU generated on the GPUs (2^34 on two), one validated run.
+#   pairs    uint32 keys with uint32 and with uint64 values (their input indices; stability
+#            checked across ranks) at 2^28 and 2^30 pairs, against one GPU's sort_pairs;
+#   largest  2^33 keys a GPU generated on the GPUs (2^34 on two), two validated runs after a
+#            warm-up (the first call maps its memory and connects NCCL's peers).
 # Figures: scripts/plot_dist.py over OUT_DIR/curve/dist.csv (where matplotlib is).
 # NCCL_NVLS_ENABLE=0 in every process (the launcher sets it for its ranks too).
 set -euo pipefail
@@ -19,7 +22,7 @@ out=$2
 gpus=${3:-$(nvidia-smi -L | wc -l)}
 shift $(( $# < 3 ? $# : 3 ))
 stages=("$@")
-[ ${#stages[@]} -eq 0 ] && stages=(small curve large largest)
+[ ${#stages[@]} -eq 0 ] && stages=(small curve large pairs largest)
 export NCCL_NVLS_ENABLE=0
 export LD_LIBRARY_PATH="$w/lib:${LD_LIBRARY_PATH:-}"
 mkdir -p "$out"
@@ -42,8 +45,12 @@ for stage in "${stages[@]}"; do
       dist float32 --type float32 --sizes 2^31 --reps 3
       dist float32_rebalanced --type float32 --descending --rebalance --sizes 2^31 --reps 3
       ;;
+    pairs)
+      dist pairs --values uint32 --sizes 2^28,2^30 --reps 3
+      dist pairs_uint64 --values uint64 --sizes 2^28,2^30 --reps 3
+      ;;
     largest)
-      dist largest --sizes "$(( (1 << 33) * gpus ))" --device-generate --reps 1 --warmup 0 \
+      dist largest --sizes "$(( (1 << 33) * gpus ))" --device-generate --reps 2 --warmup 1 \
         --no-baseline
       ;;
     *) echo "dist_runs.sh: unknown stage $stage" >&2; exit 2 ;;

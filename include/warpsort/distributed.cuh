@@ -88,6 +88,11 @@ struct options {
   /// Rounds the exchange is sent in, each merged while the next travels (0: 4 from 2^26 keys
   /// a rank, 2 from 2^24, else 1; always 1 with rebalance). The same on every rank; at most 16.
   int exchange_parts = 0;
+  /// Runs a rank merges at most, one from each sorted sequence of every rank. The local sort
+  /// leaves max_sequences / P sequences a rank (the local policy's; a receiver's merge is then
+  /// as wide as one of the local rounds), or up to merge_runs / P (powers of two) where that
+  /// saves the local sort a round. In [1, 64]; the same on every rank.
+  int merge_runs = 64;
   /// Record CUDA events between the phases and wait for them (sort_result::times).
   bool timed = false;
   /// The local sort's tuning; null: warpsort's default for the key type.

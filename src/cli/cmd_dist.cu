@@ -106,6 +106,7 @@ distributed::options sort_options(rank_context& ctx, bool rebalance, bool timed)
   opts.rebalance = rebalance;
   opts.exchange_parts = ctx.o.exchange_parts;
   opts.merge_oversampling = ctx.o.merge_oversampling;
+  opts.merge_runs = ctx.o.merge_runs;
   opts.timed = timed;
   opts.timeout_seconds = ctx.timeout;
   opts.on_phase = [&ctx](const char* phase) { ctx.phase(phase); };
@@ -131,6 +132,21 @@ __host__ __device__ inline std::uint64_t mix(std::uint64_t x, std::uint64_t k) {
   return x ^ (x >> 31);
 }
 
+/// A warp's counters summed and added to the three device counters.
+__device__ inline void add_warp_counts(unsigned long long h1, unsigned long long h2,
+                                       unsigned long long bad, unsigned long long* sums) {
+  for (int d = 16; d > 0; d /= 2) {
+    h1 += __shfl_xor_sync(0xffffffffu, h1, d);
+    h2 += __shfl_xor_sync(0xffffffffu, h2, d);
+    bad += __shfl_xor_sync(0xffffffffu, bad, d);
+  }
+  if ((threadIdx.x & 31) == 0) {
+    atomicAdd(sums + 0, h1);
+    atomicAdd(sums + 1, h2);
+    atomicAdd(sums + 2, bad);
+  }
+}
+
 /// Sums the hashes and counts the neighbours out of order (comp(k[i+1], k[i])).
 template <class Key, class Comp>
 __global__ void check_kernel(const Key* keys, std::size_t n, unsigned long long* sums) {
@@ -144,16 +160,7 @@ __global__ void check_kernel(const Key* keys, std::size_t n, unsigned long long*
     h2 += mix(w, 0x632be59bd9b4e019ull);
     if (i + 1 < n && Comp{}(keys[i + 1], keys[i])) ++bad;
   }
-  for (int d = 16; d > 0; d /= 2) {
-    h1 += __shfl_xor_sync(0xffffffffu, h1, d);
-    h2 += __shfl_xor_sync(0xffffffffu, h2, d);
-    bad += __shfl_xor_sync(0xffffffffu, bad, d);
-  }
-  if ((threadIdx.x & 31) == 0) {
-    atomicAdd(sums + 0, h1);
-    atomicAdd(sums + 1, h2);
-    atomicAdd(sums + 2, bad);
-  }
+  add_warp_counts(h1, h2, bad, sums);
 }
 
 struct check_result {
@@ -161,18 +168,27 @@ struct check_result {
   unsigned long long out_of_order = 0;
 };
 
-template <class Key, class Comp>
-check_result check_keys(const Key* keys, std::size_t n, cudaStream_t stream) {
+/// The three counters a check kernel adds into (two hashes, the neighbours out of order),
+/// zeroed, `launch(counters)` run over n > 0 keys, and read back.
+template <class Launch>
+check_result read_check(std::size_t n, cudaStream_t stream, Launch launch) {
   device_buffer<unsigned long long> sums(3);
   WARPSORT_CUDA_CHECK(cudaMemsetAsync(sums.get(), 0, 3 * sizeof(unsigned long long), stream));
   if (n > 0) {
-    check_kernel<Key, Comp><<<132 * 8, 256, 0, stream>>>(keys, n, sums.get());
+    launch(sums.get());
     WARPSORT_CHECK_LAUNCH();
   }
   unsigned long long host[3];
   WARPSORT_CUDA_CHECK(cudaMemcpyAsync(host, sums.get(), sizeof host, cudaMemcpyDeviceToHost, stream));
   WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
   return {{n, host[0], host[1]}, host[2]};
+}
+
+template <class Key, class Comp>
+check_result check_keys(const Key* keys, std::size_t n, cudaStream_t stream) {
+  return read_check(n, stream, [&](unsigned long long* sums) {
+    check_kernel<Key, Comp><<<132 * 8, 256, 0, stream>>>(keys, n, sums);
+  });
 }
 
 /// Uniform keys on the GPU: hashed global positions (a rank's keys continue its predecessors').
@@ -183,6 +199,65 @@ __global__ void generate_kernel(Key* keys, std::size_t n, std::size_t offset, st
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += stride)
     keys[i] = cuda::std::bit_cast<Key>(static_cast<bits>(mix(offset + i, seed * 0x2545f4914f6cdd1dull)));
+}
+
+/// A pairs run's values: each pair's global input index, so that both the pairing of keys and
+/// values and the stability (equal keys in input order) can be checked.
+template <class Value>
+__global__ void index_values_kernel(Value* values, std::size_t n, std::size_t offset) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    values[i] = static_cast<Value>(offset + i);
+}
+
+template <class Value>
+void write_index_values(Value* values, std::size_t n, std::size_t offset, cudaStream_t stream) {
+  if (n == 0) return;
+  index_values_kernel<Value><<<132 * 8, 256, 0, stream>>>(values, n, offset);
+  WARPSORT_CHECK_LAUNCH();
+  WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+/// Pairs: sums of two hashes of each (key, value), and the neighbours out of (key, value) order
+/// (the order's words, then the value: a stable sort of values that are input indices).
+template <class Key, class Comp, class Value>
+__global__ void check_pairs_kernel(const Key* keys, const Value* values, std::size_t n,
+                                   unsigned long long* sums) {
+  using map = dd::order_bits<Key, Comp>;
+  unsigned long long h1 = 0, h2 = 0, bad = 0;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    const std::uint64_t w = map::to(keys[i]), v = static_cast<std::uint64_t>(values[i]);
+    h1 += mix(w ^ mix(v, 0x2545f4914f6cdd1dull), 0x9e3779b97f4a7c15ull);
+    h2 += mix(w + mix(v, 0xd6e8feb86659fd93ull), 0x632be59bd9b4e019ull);
+    if (i + 1 < n) {
+      const std::uint64_t u = map::to(keys[i + 1]);
+      if (u < w || (u == w && static_cast<std::uint64_t>(values[i + 1]) < v)) ++bad;
+    }
+  }
+  add_warp_counts(h1, h2, bad, sums);
+}
+
+/// Keys alone (Value = void) or pairs: the fingerprint and the neighbours out of order.
+template <class Key, class Comp, class Value>
+check_result check_run(const Key* keys, const void* values, std::size_t n, cudaStream_t stream) {
+  if constexpr (std::is_void_v<Value>) {
+    return check_keys<Key, Comp>(keys, n, stream);
+  } else {
+    return read_check(n, stream, [&](unsigned long long* sums) {
+      check_pairs_kernel<Key, Comp, Value>
+          <<<132 * 8, 256, 0, stream>>>(keys, static_cast<const Value*>(values), n, sums);
+    });
+  }
+}
+
+/// A pairs run's value type as `--values` names it ("none" for keys alone).
+template <class Value>
+const char* values_name() {
+  if constexpr (std::is_void_v<Value>) return "none";
+  else return sizeof(Value) == 4 ? "uint32" : "uint64";
 }
 
 /// A rank's input: generated on the host (then kept on the host to restore runs) or on the GPU.
@@ -228,8 +303,9 @@ struct run_times {
   double total = 0, local = 0, split = 0, exchange = 0, merge = 0, rebalance = 0;
 };
 
-/// One rank's work for one (distribution, total): returns rank 0's JSON record (others: null).
-template <class Key, class Comp>
+/// One rank's work for one (distribution, total), keys alone (Value = void) or pairs whose
+/// values are the input indices: returns rank 0's JSON record (others: null).
+template <class Key, class Comp, class Value>
 nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t total,
                        cudaStream_t stream, bool& all_valid) {
   distributed::transport& t = ctx.t;
@@ -243,8 +319,16 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   ctx.phase("generate");
   const rank_input<Key> input(o, dist, n, offset, me);
   device_buffer<Key> keys(std::max<std::size_t>(capacity, 1));
-  input.write(keys.get(), stream);
-  fingerprint in = check_keys<Key, Comp>(keys.get(), n, stream).print;
+  constexpr bool pairs = !std::is_void_v<Value>;
+  using value_word = std::conditional_t<pairs, Value, unsigned char>;
+  constexpr std::size_t value_bytes = pairs ? sizeof(value_word) : 0;
+  device_buffer<value_word> values(pairs ? std::max<std::size_t>(capacity, 1) : 1);
+  const auto write_input = [&] {
+    input.write(keys.get(), stream);
+    if constexpr (pairs) write_index_values<Value>(values.get(), n, offset, stream);
+  };
+  write_input();
+  fingerprint in = check_run<Key, Comp, Value>(keys.get(), values.get(), n, stream).print;
   fingerprint whole_in;
   for (const fingerprint& f : gather(ctx, in, stream, "validate")) whole_in += f;
 
@@ -256,24 +340,36 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   WARPSORT_CUDA_CHECK(cudaEventCreate(&start));
   WARPSORT_CUDA_CHECK(cudaEventCreate(&stop));
   for (int rep = 0; rep < o.warmup + o.reps; ++rep) {
-    if (rep > 0) input.write(keys.get(), stream);  // a fresh copy, not timed
-    gather(ctx, 0, stream);                          // start together
+    if (rep > 0) write_input();  // a fresh copy, not timed
+    gather(ctx, 0, stream);      // start together
     WARPSORT_CUDA_CHECK(cudaEventRecord(start, stream));
-    const distributed::sort_result r =
-        distributed::sort_keys<Key, Comp>(keys.get(), n, capacity, t, stream, Comp{}, opts);
+    distributed::sort_result r;
+    if constexpr (pairs)
+      r = distributed::sort_pairs<Key, Value, Comp>(keys.get(), values.get(), n, capacity, t,
+                                                    stream, Comp{}, opts);
+    else
+      r = distributed::sort_keys<Key, Comp>(keys.get(), n, capacity, t, stream, Comp{}, opts);
     WARPSORT_CUDA_CHECK(cudaEventRecord(stop, stream));
     WARPSORT_CUDA_CHECK(cudaEventSynchronize(stop));
     float ms = 0;
     WARPSORT_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
     // validate: sorted here, in order across ranks, the same multiset overall
-    const check_result c = check_keys<Key, Comp>(keys.get(), r.count, stream);
+    const check_result c = check_run<Key, Comp, Value>(keys.get(), values.get(), r.count, stream);
     using bits = typename dd::order_bits<Key, Comp>::bits;
-    std::array<std::uint64_t, 3> ends{r.count, 0, 0};
+    // count, first and last word, first and last value (pairs: equal words in value order)
+    std::array<std::uint64_t, 5> ends{r.count, 0, 0, 0, 0};
     if (r.count) {
       Key first, last;
       WARPSORT_CUDA_CHECK(cudaMemcpy(&first, keys.get(), sizeof(Key), cudaMemcpyDeviceToHost));
       WARPSORT_CUDA_CHECK(cudaMemcpy(&last, keys.get() + r.count - 1, sizeof(Key), cudaMemcpyDeviceToHost));
-      ends = {r.count, dd::order_bits<Key, Comp>::to(first), dd::order_bits<Key, Comp>::to(last)};
+      ends = {r.count, dd::order_bits<Key, Comp>::to(first), dd::order_bits<Key, Comp>::to(last), 0, 0};
+      if constexpr (pairs) {
+        value_word v0, v1;
+        WARPSORT_CUDA_CHECK(cudaMemcpy(&v0, values.get(), sizeof v0, cudaMemcpyDeviceToHost));
+        WARPSORT_CUDA_CHECK(cudaMemcpy(&v1, values.get() + r.count - 1, sizeof v1, cudaMemcpyDeviceToHost));
+        ends[3] = v0;
+        ends[4] = v1;
+      }
     }
     const auto all_ends = gather(ctx, ends, stream, "validate");
     const auto all_checks = gather(ctx, c, stream, "validate");
@@ -289,11 +385,15 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
     }
     bool boundaries = true;
     bits prev_last = 0;
+    std::uint64_t prev_last_value = 0;
     bool any = false;
     for (const auto& e : all_ends) {
       if (e[0] == 0) continue;
-      if (any && static_cast<bits>(e[1]) < prev_last) boundaries = false;
+      if (any && (static_cast<bits>(e[1]) < prev_last ||
+                  (pairs && static_cast<bits>(e[1]) == prev_last && e[3] < prev_last_value)))
+        boundaries = false;
       prev_last = static_cast<bits>(e[2]);
+      prev_last_value = e[4];
       any = true;
     }
     if (out_of_order || !boundaries || !(whole_out == whole_in))
@@ -328,23 +428,26 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   const std::size_t floor_share = total / static_cast<std::size_t>(P);  // <= every rank's n
   if (P > 1) {
     std::vector<std::size_t> off(P), bytes(P);
-    const std::size_t block = floor_share / static_cast<std::size_t>(P) * sizeof(Key);
+    // (pairs: the keys' and the values' bytes together)
+    const std::size_t unit = sizeof(Key) + value_bytes;
+    const std::size_t block = floor_share / static_cast<std::size_t>(P) * unit;
     for (int p = 0; p < P; ++p) {
       off[p] = static_cast<std::size_t>(p) * block;
       bytes[p] = block;
     }
-    // send from the first half of the buffer's blocks, receive into the same layout: keys is
-    // at least n long, and a copy of a block onto itself for the own rank is harmless
+    // send from a buffer of the blocks, receive into the same layout
     std::vector<double> ms;
     cudaEvent_t a, b;
     WARPSORT_CUDA_CHECK(cudaEventCreate(&a));
     WARPSORT_CUDA_CHECK(cudaEventCreate(&b));
-    device_buffer<Key> recv(std::max<std::size_t>(floor_share, 1));
+    device_buffer<unsigned char> send(std::max<std::size_t>(floor_share * unit, 1));
+    device_buffer<unsigned char> recv(std::max<std::size_t>(floor_share * unit, 1));
+    WARPSORT_CUDA_CHECK(cudaMemsetAsync(send.get(), 0, floor_share * unit, stream));
     for (int rep = 0; rep < 1 + o.reps; ++rep) {
       gather(ctx, 0, stream, "alltoall");
       WARPSORT_CUDA_CHECK(cudaEventRecord(a, stream));
       // the sizes agreed first: a mismatch is an error naming both ranks, not a hang
-      distributed::checked_all_to_all(t, keys.get(), off, bytes, recv.get(), off, bytes, stream,
+      distributed::checked_all_to_all(t, send.get(), off, bytes, recv.get(), off, bytes, stream,
                                       "alltoall");
       WARPSORT_CUDA_CHECK(cudaEventRecord(b, stream));
       t.wait(stream, "alltoall");
@@ -379,8 +482,10 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   j["distribution"] = dist;
   j["n"] = total;
   j["rebalance"] = o.rebalance;
+  j["values"] = values_name<Value>();
   j["exchange_parts"] = o.exchange_parts;
   j["merge_oversampling"] = o.merge_oversampling;
+  j["merge_runs"] = o.merge_runs;
   j["generated_on"] = o.device_generate ? "device" : "host";
   j["reps"] = o.reps;
   j["ms"] = total_ms;
@@ -393,11 +498,12 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   j["largest_over_mean"] = median(largest_over_mean);
   j["largest_over_mean_max"] =
       largest_over_mean.empty() ? 0 : *std::max_element(largest_over_mean.begin(), largest_over_mean.end());
-  j["exchange_bytes_per_gpu"] = sent_to_others * sizeof(Key);
-  j["exchange_gb_s_per_gpu"] = exchange_ms > 0 ? sent_to_others * sizeof(Key) / (exchange_ms * 1e6) : 0;
+  const std::size_t pair_bytes = sizeof(Key) + value_bytes;
+  j["exchange_bytes_per_gpu"] = sent_to_others * pair_bytes;
+  j["exchange_gb_s_per_gpu"] = exchange_ms > 0 ? sent_to_others * pair_bytes / (exchange_ms * 1e6) : 0;
   j["nccl_alltoall_ms"] = alltoall_ms;
   j["nccl_alltoall_gb_s_per_gpu"] =
-      alltoall_ms > 0 ? (floor_share / static_cast<std::size_t>(P) * sizeof(Key) * (P - 1)) / (alltoall_ms * 1e6) : 0;
+      alltoall_ms > 0 ? (floor_share / static_cast<std::size_t>(P) * pair_bytes * (P - 1)) / (alltoall_ms * 1e6) : 0;
   j["validated"] = failure.empty();
   if (!failure.empty()) j["failure"] = failure;
 
@@ -405,15 +511,28 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   j["single_gpu_ms"] = nullptr;
   if (o.baseline) {
     keys = device_buffer<Key>();
+    values = device_buffer<value_word>();
     std::size_t temp_bytes = 0;
-    sort_keys<Key, Comp>(nullptr, temp_bytes, nullptr, nullptr, total);
+    if constexpr (pairs)
+      sort_pairs<Key, Value, Comp>(nullptr, temp_bytes, nullptr, nullptr, nullptr, nullptr, total);
+    else
+      sort_keys<Key, Comp>(nullptr, temp_bytes, nullptr, nullptr, total);
+    // the pool's memory kept from the distributed runs goes back: the baseline uses cudaMalloc
+    WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
+    cudaMemPool_t pool;
+    int device = 0;
+    WARPSORT_CUDA_CHECK(cudaGetDevice(&device));
+    WARPSORT_CUDA_CHECK(cudaDeviceGetMemPool(&pool, device));
+    WARPSORT_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
     std::size_t free_bytes = 0, all_bytes = 0;
     WARPSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &all_bytes));
-    if (total * sizeof(Key) + temp_bytes + (std::size_t{1} << 28) > free_bytes) {
+    if (total * (sizeof(Key) + value_bytes) + temp_bytes + (std::size_t{1} << 28) > free_bytes ||
+        (pairs && total >= (std::size_t{1} << 32))) {
       j["single_gpu_note"] = fmt::format("does not fit one GPU ({} + {} bytes, {} free)",
-                                         total * sizeof(Key), temp_bytes, free_bytes);
+                                         total * (sizeof(Key) + value_bytes), temp_bytes, free_bytes);
     } else {
       device_buffer<Key> all(std::max<std::size_t>(total, 1));
+      device_buffer<value_word> all_values(pairs ? std::max<std::size_t>(total, 1) : 1);
       device_buffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
       // every rank's keys, as each rank generated them: drawn once, written before every run
       std::vector<rank_input<Key>> inputs;
@@ -425,6 +544,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
       }
       const auto write_all = [&] {
         for (int r = 0; r < P; ++r) inputs[r].write(all.get() + starts[r], stream);
+        if constexpr (pairs) write_index_values<Value>(all_values.get(), total, 0, stream);
       };
       std::vector<double> ms;
       bool valid = true;
@@ -435,12 +555,16 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
         ctx.phase("baseline");
         write_all();
         WARPSORT_CUDA_CHECK(cudaEventRecord(a, stream));
-        sort_keys<Key, Comp>(temp.get(), temp_bytes, all.get(), all.get(), total, Comp{}, stream);
+        if constexpr (pairs)
+          sort_pairs<Key, Value, Comp>(temp.get(), temp_bytes, all.get(), all.get(),
+                                       all_values.get(), all_values.get(), total, Comp{}, stream);
+        else
+          sort_keys<Key, Comp>(temp.get(), temp_bytes, all.get(), all.get(), total, Comp{}, stream);
         WARPSORT_CUDA_CHECK(cudaEventRecord(b, stream));
         WARPSORT_CUDA_CHECK(cudaEventSynchronize(b));
         float x = 0;
         WARPSORT_CUDA_CHECK(cudaEventElapsedTime(&x, a, b));
-        const check_result c = check_keys<Key, Comp>(all.get(), total, stream);
+        const check_result c = check_run<Key, Comp, Value>(all.get(), all_values.get(), total, stream);
         if (c.out_of_order || !(c.print == whole_in)) valid = false;
         if (rep >= o.warmup) ms.push_back(x);
       }
@@ -466,7 +590,7 @@ void write_results(const dist_options& o, const nlohmann::json& rows) {
   doc["results"] = rows;
   std::ofstream(o.out + "/dist.json") << doc.dump(2) << "\n";
   const std::vector<std::string> cols{
-      "gpus", "type", "order", "distribution", "n", "rebalance", "generated_on", "reps", "ms",
+      "gpus", "type", "order", "distribution", "n", "rebalance", "values", "generated_on", "reps", "ms",
       "keys_per_s", "local_sort_ms", "splitters_ms", "exchange_ms", "merge_ms", "rebalance_ms",
       "largest_over_mean", "largest_over_mean_max", "exchange_bytes_per_gpu",
       "exchange_gb_s_per_gpu", "nccl_alltoall_ms", "nccl_alltoall_gb_s_per_gpu", "single_gpu_ms",
@@ -733,12 +857,16 @@ int rank_body(rank_context& ctx, cudaStream_t stream) {
       using Comp = decltype(comp);
       for (const std::string& dist : dists)
         for (std::size_t total : sizes) {
-          nlohmann::json j = run_one<Key, Comp>(ctx, dist, total, stream, valid);
+          nlohmann::json j =
+              o.values == "uint32"   ? run_one<Key, Comp, std::uint32_t>(ctx, dist, total, stream, valid)
+              : o.values == "uint64" ? run_one<Key, Comp, std::uint64_t>(ctx, dist, total, stream, valid)
+                                     : run_one<Key, Comp, void>(ctx, dist, total, stream, valid);
           if (o.rank != 0) continue;
-          fmt::print("dist {} GPUs {} {} n={}: {:.3f} ms ({:.2f} Gkeys/s) | local {:.3f} split {:.3f} "
+          fmt::print("dist {} GPUs {}{} {} n={}: {:.3f} ms ({:.2f} Gkeys/s) | local {:.3f} split {:.3f} "
                      "exchange {:.3f} ({:.0f} GB/s a GPU; NCCL all-to-all {:.0f}) merge {:.3f} "
                      "rebalance {:.3f} | largest/mean {:.4f} | one GPU {} | {}\n",
-                     j["gpus"].get<int>(), j["type"].get<std::string>(), dist, total,
+                     j["gpus"].get<int>(), j["type"].get<std::string>(),
+                     o.values.empty() ? std::string() : " + " + o.values + " values", dist, total,
                      j["ms"].get<double>(), j["keys_per_s"].get<double>() * 1e-9,
                      j["local_sort_ms"].get<double>(), j["splitters_ms"].get<double>(),
                      j["exchange_ms"].get<double>(), j["exchange_gb_s_per_gpu"].get<double>(),

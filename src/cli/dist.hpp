@@ -21,7 +21,9 @@ struct dist_options {
   std::string type = "uint32";
   bool descending = false;
   bool rebalance = false;
+  std::string values;                 // pairs: "uint32" or "uint64" values (input indices); "": keys
   int exchange_parts = 0;             // rounds of the exchange (0: the library's choice)
+  int merge_runs = 64;                // runs a rank merges at most (distributed::options)
   int merge_oversampling = 128;       // the received runs' merge: samples a group
   bool device_generate = false;       // uniform keys generated on the GPU (for huge totals)
   bool baseline = true;               // the single-GPU sort of the same total, on GPU 0

@@ -146,10 +146,19 @@ CLI::App* add_dist_command(CLI::App& app, dist_options& o) {
   d->add_option("--type", o.type, "key type")->capture_default_str();
   d->add_flag("--descending", o.descending, "sort in descending order");
   d->add_flag("--rebalance", o.rebalance, "end with each rank's input count");
+  d->add_option("--values", o.values,
+                "sort pairs: each key with a value of this type, its input index (stable across "
+                "ranks, checked)")
+      ->check(CLI::IsMember({"uint32", "uint64"}));
   d->add_option("--exchange-parts", o.exchange_parts,
                 "rounds the exchange is sent in, each merged while the next travels (0: 4 from "
                 "2^26 keys a rank, 2 from 2^24, else 1)")
       ->check(CLI::Range(0, 16))
+      ->capture_default_str();
+  d->add_option("--merge-runs", o.merge_runs,
+                "runs a rank merges at most: the local sort leaves max_sequences / GPUs sorted "
+                "sequences a rank, or up to this / GPUs where that saves it a round")
+      ->check(CLI::Range(1, 64))
       ->capture_default_str();
   d->add_option("--merge-oversampling", o.merge_oversampling,
                 "the received runs' merge: every this many samples a splitter")

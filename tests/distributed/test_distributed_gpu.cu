@@ -309,12 +309,14 @@ TEST(Distributed, LargeInputsMergeManyGroupsAndStayBalanced) {
                                    "reverse_sorted"}) {
       const std::size_t per = std::size_t{1} << 22;
       distributed::options o;
-      o.exchange_parts = case_index++ % 2 == 0 ? 3 : 0;
+      o.exchange_parts = case_index % 2 == 0 ? 3 : 0;
+      o.merge_runs = case_index++ % 3 == 0 ? 16 : 64;  // fewer local sequences, a longer local sort
       const auto inputs = make_inputs<std::uint32_t, less<std::uint32_t>>(
           dist, std::vector<std::size_t>(P, per), 7);
       const auto runs = sort_on_threads<std::uint32_t, less<std::uint32_t>>(inputs, o);
       const std::string label = "P " + std::to_string(P) + " " + dist + " parts " +
-                                std::to_string(o.exchange_parts);
+                                std::to_string(o.exchange_parts) + " merge_runs " +
+                                std::to_string(o.merge_runs);
       expect_sorted_whole<std::uint32_t, less<std::uint32_t>>(inputs, runs, o, label);
       for (const auto& r : runs)
         EXPECT_LE(static_cast<double>(r.result.count), 1.05 * static_cast<double>(per)) << label;
@@ -325,8 +327,9 @@ TEST(Distributed, EveryRankRefusesBadInputAlike) {
   WARPSORT_REQUIRE_GPU();
   using Key = std::uint32_t;
   const auto inputs = make_inputs<Key, less<Key>>("uniform", {1000, 1000, 1000}, 1);
-  const auto expect_all_refuse = [&](std::vector<std::size_t> capacity, const char* needle) {
-    const auto runs = sort_on_threads<Key, less<Key>>(inputs, {}, capacity);
+  const auto expect_all_refuse = [&](std::vector<std::size_t> capacity, const char* needle,
+                                     distributed::options o = {}) {
+    const auto runs = sort_on_threads<Key, less<Key>>(inputs, o, capacity);
     std::string first;
     for (std::size_t r = 0; r < runs.size(); ++r) {
       ASSERT_TRUE(runs[r].error) << "rank " << r << " did not throw";
@@ -340,6 +343,12 @@ TEST(Distributed, EveryRankRefusesBadInputAlike) {
   expect_all_refuse({2000, 999, 2000}, "rank 1: n = 1000 exceeds its capacity 999");
   // rank 2 has room for its keys but not for the output bound
   expect_all_refuse({2000, 2000, 1000}, "rank 2: capacity 1000 keys; the output may need");
+  // options out of range
+  for (int runs : {0, 65}) {
+    distributed::options o;
+    o.merge_runs = runs;
+    expect_all_refuse({2000, 2000, 2000}, "merge_runs must be in [1, 64]", o);
+  }
 }
 
 TEST(Distributed, TooLittleMemoryIsRefusedBeforeAllocating) {
@@ -372,6 +381,40 @@ TEST(Distributed, TooLittleMemoryIsRefusedBeforeAllocating) {
     EXPECT_NE(errors[r].find("bytes of device memory beyond its keys"), std::string::npos);
   }
   EXPECT_EQ(after, before) << "a refused sort leaves the keys alone";
+}
+
+TEST(Distributed, MemoryThePoolKeepsCountsAsFree) {
+  WARPSORT_REQUIRE_GPU();
+  // A caller whose stream-ordered pool keeps its memory between calls (as warpsort dist's
+  // does): cudaMemGetInfo reports what the pool holds unused as taken. Fill the pool until
+  // less is free than the sort needs; the sort must take it from the pool, not refuse.
+  WARPSORT_CUDA_CHECK(cudaSetDevice(0));
+  cudaMemPool_t pool;
+  WARPSORT_CUDA_CHECK(cudaDeviceGetMemPool(&pool, 0));
+  std::uint64_t keep = UINT64_MAX, release = 0;
+  WARPSORT_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+  using Key = std::uint32_t;
+  const std::size_t per = std::size_t{1} << 24;  // keys a rank; the sort needs > 2 x 64 MiB more
+  const auto inputs = make_inputs<Key, less<Key>>("uniform", {per, per}, 3);
+  auto run = [&] {
+    distributed::options o;
+    return sort_on_threads<Key, less<Key>>(inputs, o);
+  };
+  std::size_t free_bytes = 0, total_bytes = 0;
+  WARPSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  // left free: the two input buffers (~2 x 66 MiB) and less than a rank's 130+ MiB of work
+  const std::size_t leave = std::size_t{200} << 20;
+  ASSERT_GT(free_bytes, 4 * leave) << "too little device memory for this test";
+  const std::size_t fill = free_bytes - leave;
+  void* block = nullptr;
+  WARPSORT_CUDA_CHECK(cudaMallocAsync(&block, fill, 0));
+  WARPSORT_CUDA_CHECK(cudaFreeAsync(block, 0));
+  WARPSORT_CUDA_CHECK(cudaDeviceSynchronize());
+  const auto runs = run();
+  WARPSORT_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &release));
+  WARPSORT_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
+  for (const auto& r : runs) ASSERT_FALSE(r.error) << what(r.error);
+  expect_sorted_whole<Key, less<Key>>(inputs, runs, distributed::options{}, "pool kept full");
 }
 
 /// NCCL communicators over the given devices, one process (ncclCommInitAll).
@@ -519,6 +562,8 @@ void fuzz_case_on_threads(const warpsort::cli::dist_fuzz_case& c, int P, const s
     o.rebalance = c.rebalance;
     o.timeout_seconds = timeout;
     o.exchange_parts = parts;
+    static const int merge_runs[] = {64, 16, 4, 1};  // the local sort leaving 64 / P down to 1
+    o.merge_runs = merge_runs[c.total / 4 % 4];
     const auto inputs = make_inputs<Key, Comp>(dist, counts, c.seed);
     const auto runs = sort_on_threads<Key, Comp>(inputs, o);
     expect_sorted_whole<Key, Comp>(inputs, runs, o, label);

@@ -41,11 +41,11 @@ WARPSORT_HD bool sample_before(const sample& a, const sample& b) {
 /// Most runs a rank merges on chip (one from each sorted sequence of every rank).
 constexpr int most_runs = 64;
 
-/// Sorted sequences a rank's local sort may leave, so that P of them fit one merge: the
-/// largest power of two <= 64 / P (at least 1).
-WARPSORT_HD int local_sequences(int ranks) {
+/// Sorted sequences a rank's local sort may leave, so that P of them fit one merge of at most
+/// `runs` runs: the largest power of two <= runs / P (at least 1).
+WARPSORT_HD int local_sequences(int ranks, int runs = most_runs) {
   int s = 1;
-  while (2 * s * ranks <= most_runs) s *= 2;
+  while (2 * s * ranks <= runs) s *= 2;
   return s;
 }
 

@@ -106,6 +106,10 @@ __global__ void cut_sequences_kernel(const Bits* keys, std::size_t n, std::size_
   counts[t] = end_of(b + 1) - end_of(b);
 }
 
+/// Words of 16 bytes: where the exchange starts each peer's piece.
+template <class Bits>
+constexpr std::size_t aligned_words = 16 / sizeof(Bits);
+
 /// Up to most_runs contiguous copies of words, as one launch: piece j copies
 /// end[j + 1] - end[j] words from from[j] to to[j], block_words a block.
 template <class Bits>
@@ -172,6 +176,21 @@ class stream_allocation {
   cudaError_t status_ = cudaSuccess;
 };
 
+/// Bytes stream_allocation may still take: the device's free memory and what its pool holds
+/// unused (a pool that keeps its memory between calls reports it as taken).
+inline std::size_t allocatable_bytes() {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  WARPSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  int device = 0;
+  WARPSORT_CUDA_CHECK(cudaGetDevice(&device));
+  cudaMemPool_t pool;
+  WARPSORT_CUDA_CHECK(cudaDeviceGetMemPool(&pool, device));
+  std::uint64_t reserved = 0, used = 0;
+  WARPSORT_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved));
+  WARPSORT_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used));
+  return free_bytes + static_cast<std::size_t>(reserved > used ? reserved - used : 0);
+}
+
 /// A failure every rank learned of and throws alike: the communicator stays usable.
 class agreed_failure : public cuda_error {
  public:
@@ -213,7 +232,7 @@ struct local_plan {
   sort_plan plan;
 };
 
-inline local_plan plan_local(std::size_t n, int ranks, const policy& p, bool pairs) {
+inline local_plan plan_local(std::size_t n, int ranks, const policy& p, bool pairs, int runs) {
   local_plan lp;
   lp.n = n;
   if (n == 0) return lp;
@@ -223,7 +242,19 @@ inline local_plan plan_local(std::size_t n, int ranks, const policy& p, bool pai
     lp.sequences = 1;
     return lp;
   }
-  lp.plan = make_plan(n, p, static_cast<std::size_t>(local_sequences(ranks)));
+  // a receiver merges as many runs as one of the local sort's rounds does (fewer runs merge
+  // faster: two H200s, 2^30 keys a rank, 32 runs 6.6 ms against 64 runs 9.9), unless leaving
+  // up to `runs` runs saves the local sort a round
+  const auto plan_leaving = [&](int sequences) {
+    return make_plan(n, p, static_cast<std::size_t>(sequences));
+  };
+  const int most = local_sequences(ranks, runs);
+  const int round_wide = std::min(most, local_sequences(ranks, p.max_sequences));
+  lp.plan = plan_leaving(round_wide);
+  if (round_wide < most) {
+    const sort_plan fewer_rounds = plan_leaving(most);
+    if (fewer_rounds.round_count < lp.plan.round_count) lp.plan = fewer_rounds;
+  }
   lp.sequence_keys = static_cast<std::size_t>(p.block_sort_keys);
   for (int r = 0; r < lp.plan.round_count; ++r) lp.sequence_keys *= lp.plan.rounds[r].set_sequences;
   lp.sequences = ceil_div(n, lp.sequence_keys);
@@ -278,12 +309,79 @@ inline std::size_t exchange_parts(std::size_t total, int ranks, const options& o
   return share >= (std::size_t{1} << 26) ? 4 : share >= (std::size_t{1} << 24) ? 2 : 1;
 }
 
-/// Temporary bytes of merging (keys) or stably re-sorting (pairs) at most `bound` received
-/// keys in `runs` runs.
+/// Pairs of 32-bit words merge as 64-bit items, (word << 32) | the pair's place among the
+/// part's received pairs: the place orders equal words by (source rank, source position), so
+/// the merge keeps the pairs stable. Wider words re-sort each part (the stable sort_pairs).
+template <class Bits, class Value>
+constexpr bool merges_items = has_values<Value> && sizeof(Bits) == 4;
+using item_word = std::uint64_t;
+
+/// Elements from one received piece's start to the next's: 16 bytes of keys and of values
+/// (NCCL copies into aligned ranges fastest; the sender's alignment matters less), or 1 where
+/// the received pairs are re-sorted as one contiguous range (pairs of wider words).
+template <class Bits, class Value>
+constexpr std::size_t receive_align() {
+  if constexpr (!has_values<Value>) return aligned_words<Bits>;
+  else if constexpr (merges_items<Bits, Value>)
+    return 16 / std::min(sizeof(Bits), sizeof(Value));
+  else return 1;
+}
+
+/// Room the aligned pieces add to the received keys: at most one gap before every peer's piece
+/// in every part.
+template <class Bits, class Value>
+std::size_t receive_slack(std::size_t parts, int ranks) {
+  return parts * static_cast<std::size_t>(ranks) * (receive_align<Bits, Value>() - 1);
+}
+
+/// An item merge's group capacity: the same shared memory as the words'.
+inline int item_capacity(const policy& local, std::size_t word_bytes) {
+  return static_cast<int>(static_cast<std::size_t>(local.group_capacity) * word_bytes /
+                          sizeof(item_word));
+}
+
+/// Storage of merging `keys` pairs in these runs as items: the items, the merged items, and
+/// merge_runs' own.
+inline std::size_t item_merge_bytes(const std::size_t* lengths, int runs, std::size_t keys,
+                                    const options& o, const policy& local) {
+  stages::temp_carver c(nullptr);
+  c.take<item_word>(keys);
+  c.take<item_word>(keys);
+  c.take_bytes(stages::merge_runs_temp_bytes<item_word>(stages::make_runs_shape(
+      lengths, runs, item_capacity(local, 4), o.merge_oversampling)));
+  return c.used();
+}
+
+/// Item i: (word i << 32) | i (a template: a header's kernel is defined once a program).
+template <class Word>
+__global__ void make_items_kernel(const Word* words, std::size_t n, item_word* items) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) items[i] = (static_cast<item_word>(words[i]) << 32) | static_cast<item_word>(i);
+}
+
+/// Pair i of the merge: the word of item i, and the value at the item's place.
+template <class Value>
+__global__ void take_items_kernel(const item_word* items, const Value* values, std::size_t n,
+                                  std::uint32_t* words_out, Value* values_out) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const item_word item = items[i];
+  words_out[i] = static_cast<std::uint32_t>(item >> 32);
+  values_out[i] = values[item & 0xffffffffu];
+}
+
+/// Temporary bytes of merging (keys; pairs of 32-bit words, as items) or stably re-sorting
+/// (pairs of 64-bit words) at most `bound` received keys in `runs` runs.
 template <class Bits, class Value>
 std::size_t receive_bytes(std::size_t bound, std::size_t runs, const options& o,
                           const policy& local) {
-  if constexpr (has_values<Value>) {
+  if constexpr (merges_items<Bits, Value>) {
+    std::vector<std::size_t> lengths(runs, 0);
+    lengths[0] = bound;
+    // the received range holds gaps before the aligned pieces: at most one a run
+    return item_merge_bytes(lengths.data(), static_cast<int>(runs),
+                            bound + runs * (receive_align<Bits, Value>() - 1), o, local);
+  } else if constexpr (has_values<Value>) {
     return sort_locally_bytes<Bits, Value>(bound, local);
   } else {
     std::vector<std::size_t> lengths(runs, 0);
@@ -333,12 +431,17 @@ work_buffers<Bits, Value> lay_out_work(stages::temp_carver& c, const local_plan&
   work_buffers<Bits, Value> w;
   w.spare = c.take<Bits>(spare);
   w.spare_values = c.take<unsigned char>(spare * vbytes);
-  w.received = c.take<Bits>(need.receive_bound);
-  w.received_values = c.take<unsigned char>(need.receive_bound * vbytes);
+  const std::size_t slack = receive_slack<Bits, Value>(need.parts, need.ranks);
+  w.received = c.take<Bits>(need.receive_bound + slack);
+  w.received_values = c.take<unsigned char>((need.receive_bound + slack) * vbytes);
   // keys in several sequences are packed before they are sent, one piece a peer; with one
   // round the caller's buffer holds them (free until the merge), else two halves alternate
   if (!has_values<Value> && lp.sequences > 1 && need.parts > 1) {
-    w.packed_half = std::min(lp.n, need.part_bound * static_cast<std::size_t>(need.ranks - 1));
+    w.packed_half = stages::ceil_div(std::min(lp.n, need.part_bound *
+                                                        static_cast<std::size_t>(need.ranks - 1)) +
+                                         static_cast<std::size_t>(need.ranks) * aligned_words<Bits>,
+                                     aligned_words<Bits>) *
+                    aligned_words<Bits>;
     w.packed = c.take<Bits>(2 * w.packed_half);
   }
   w.temp_bytes = std::max(local_sort_bytes<Bits, Value>(lp, local),
@@ -363,7 +466,8 @@ rank_needs needs_of(std::size_t n, std::size_t total, int ranks, int rank, const
   need.part_bound = std::min(need.receive_bound,
                              bucket_bound(ceil_div(share, parts), stride, sequences_bound(ranks)));
   need.capacity = o.rebalance ? n : std::max(n, need.receive_bound);  // the input, then the output
-  if (has_values<Value> && std::max(n, need.receive_bound) >= (std::size_t{1} << 32)) {
+  if (has_values<Value> && std::max(n, need.receive_bound + receive_slack<Bits, Value>(parts, ranks)) >=
+                               (std::size_t{1} << 32)) {
     need.temp_bytes = ~std::size_t{0};  // refused before this matters (sort_words)
     return need;
   }
@@ -373,7 +477,7 @@ rank_needs needs_of(std::size_t n, std::size_t total, int ranks, int rank, const
     return need;
   }
   stages::temp_carver c(nullptr);
-  lay_out_work<Bits, Value>(c, plan_local(n, ranks, p, has_values<Value>), need,
+  lay_out_work<Bits, Value>(c, plan_local(n, ranks, p, has_values<Value>, o.merge_runs), need,
                             std::max<std::size_t>(runs, 1), o, p);
   need.temp_bytes = c.used();
   return need;
@@ -430,6 +534,9 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
                       " (a rank merges one run from every rank on chip)");
   if (o.oversampling < 1 || o.merge_oversampling < 1)
     throw input_error("warpsort::distributed::sort_keys: oversampling must be positive");
+  if (o.merge_runs < 1 || o.merge_runs > most_runs)
+    throw input_error("warpsort::distributed::sort_keys: merge_runs must be in [1, " +
+                      std::to_string(most_runs) + "]");
   (void)make_plan(n, local);  // the policy's own checks, alike on every rank
   sort_result result;
   t.set_timeout(o.timeout_seconds);
@@ -455,9 +562,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     throw cuda_error(cudaErrorMemoryAllocation,
                      "warpsort::distributed::sort_keys: no device memory for the status exchange");
   auto* statuses = static_cast<rank_status*>(status_block.get());
-  std::size_t free_bytes = 0, total_bytes = 0;
-  WARPSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  rank_status mine{n, capacity, free_bytes, status_ok, 0};
+  rank_status mine{n, capacity, allocatable_bytes(), status_ok, 0};
   if (n > 0 && (keys == nullptr || (has_values<Value> && values == nullptr)))
     mine.code = status_null_keys;
   else if (n > capacity) mine.code = status_over_capacity;
@@ -472,7 +577,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   std::vector<local_plan> plans(P);
   std::vector<std::size_t> first_sequence(P + 1, 0);
   for (std::size_t p = 0; p < P; ++p) {
-    plans[p] = plan_local(counts[p], ranks, local, has_values<Value>);
+    plans[p] = plan_local(counts[p], ranks, local, has_values<Value>, o.merge_runs);
     first_sequence[p + 1] = first_sequence[p] + plans[p].sequences;
   }
   const std::size_t runs = first_sequence[P];  // what every rank merges: <= sequences_bound(P)
@@ -492,9 +597,11 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     const rank_needs need = needs_of<Bits, Value>(s.n, total, ranks, p, o, local, runs, parts);
     std::string why;
     if (s.code == status_null_keys) why = "null key or value pointer with n = " + std::to_string(s.n);
-    else if (has_values<Value> && std::max<std::size_t>(s.n, need.receive_bound) >= (std::size_t{1} << 32))
-      why = "pairs: at most 2^32 - 1 a rank (n = " + std::to_string(s.n) + ", may receive " +
-            std::to_string(need.receive_bound) + ")";
+    else if (has_values<Value> &&
+             std::max<std::size_t>(s.n, need.receive_bound + receive_slack<Bits, Value>(parts, ranks)) >=
+                 (std::size_t{1} << 32))
+      why = "pairs: at most 2^32 - 1 a rank, counting the received pieces' alignment (n = " +
+            std::to_string(s.n) + ", may receive " + std::to_string(need.receive_bound) + ")";
     else if (s.code == status_over_capacity)
       why = "n = " + std::to_string(s.n) + " exceeds its capacity " + std::to_string(s.capacity);
     else if (s.capacity < need.capacity)
@@ -688,7 +795,11 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
         part_runs[k].push_back(piece(p, i, mine_at * parts + k));
         part_keys += part_runs[k].back();
       }
-    if constexpr (has_values<Value>)
+    if constexpr (merges_items<Bits, Value>)
+      merge_bytes = std::max(merge_bytes, item_merge_bytes(part_runs[k].data(), static_cast<int>(runs),
+                                                           part_keys + receive_slack<Bits, Value>(1, ranks),
+                                                           o, local));  // with its gaps
+    else if constexpr (has_values<Value>)
       merge_bytes = std::max(merge_bytes, sort_locally_bytes<Bits, Value>(part_keys, local));
     else
       merge_bytes = std::max(merge_bytes, stages::merge_runs_temp_bytes<Bits>(stages::make_runs_shape(
@@ -706,20 +817,26 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   const auto own_piece = [&](std::size_t i, std::size_t b) {
     return w.spare + i * lp.sequence_keys + sent_before[i * buckets + b];
   };
-  std::size_t part_start = 0;  // where part k starts in the received keys (and the output)
+  // every peer's piece starts aligned where it is received (and, keys, where it is sent)
+  const std::size_t align = receive_align<Bits, Value>();
+  const auto aligned = [&](std::size_t words) { return stages::ceil_div(words, align) * align; };
+  std::size_t part_start = 0;    // where part k starts in the output
+  std::size_t receive_end = 0;   // where the received keys end
   for (std::size_t k = 0; k < parts; ++k) {
+    const std::size_t part_received = receive_end;  // where part k starts in the received keys
     std::vector<transport::send_piece> sends;
     std::vector<transport::receive_piece> receives;
     // the receiving side: one piece from every rank (its sequences' pieces, adjacent), at the
     // runs' places in the part
     stages::run_sources<Bits> sources{};
-    std::size_t own_at = part_start;  // where this rank's own runs go among them
+    std::size_t own_at = part_received;  // where this rank's own runs go among them
     for (int with_values = 0; with_values < (has_values<Value> ? 2 : 1); ++with_values) {
       const std::size_t unit = with_values ? vbytes : sizeof(Bits);
       auto* to = with_values ? w.received_values : reinterpret_cast<unsigned char*>(w.received);
-      std::size_t at = part_start, run = 0;
+      std::size_t at = part_received, run = 0;
       for (std::size_t p = 0; p < P; ++p) {
         std::size_t from_p = 0;
+        at = aligned(at);
         if (p == mine_at) own_at = at;
         for (std::size_t i = 0; i < plans[p].sequences; ++i, ++run) {
           const std::size_t len = piece(p, i, mine_at * parts + k);
@@ -731,10 +848,22 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
           receives.push_back({static_cast<int>(p), to + at * unit, from_p * unit});
         at += from_p;
       }
+      receive_end = at;
     }
     // the sending side
     if (pack) {
       Bits* const half = parts > 1 ? w.packed + (k % 2) * w.packed_half : keys;
+      // the caller's buffer (one round) holds the padded pieces only where its capacity allows
+      std::size_t send_align = align;
+      if (parts == 1) {
+        std::size_t padded = 0;
+        for (std::size_t q = 0; q < P; ++q) {
+          if (q == mine_at) continue;
+          padded = stages::ceil_div(padded, align) * align;
+          for (std::size_t i = 0; i < lp.sequences; ++i) padded += piece(mine_at, i, q * parts + k);
+        }
+        if (padded > capacity) send_align = 1;
+      }
       copy_list<Bits> copies;
       std::size_t packed = 0;
       const auto copy = [&](const Bits* from, Bits* to, std::size_t len) {
@@ -754,6 +883,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
           continue;
         }
         std::size_t to_q = 0;
+        packed = stages::ceil_div(packed, send_align) * send_align;
         for (std::size_t i = 0; i < lp.sequences; ++i) {
           const std::size_t len = piece(mine_at, i, b);
           if (len == 0) continue;
@@ -787,10 +917,40 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     side_stream::order(side.get(), stream);
     std::size_t part_keys = 0;
     for (std::size_t len : part_runs[k]) part_keys += len;
-    if constexpr (has_values<Value>) {
-      sort_locally<Bits, Value>(merge_temp, merge_bytes, w.received + part_start,
+    if constexpr (merges_items<Bits, Value>) {
+      // the items of the part's received range, gaps between the aligned pieces included (no
+      // run reads them); an item's place is its offset in that range
+      const std::size_t span = receive_end - part_received;
+      stages::temp_carver items(merge_temp);
+      item_word* const items_in = items.take<item_word>(span);
+      item_word* const items_out = items.take<item_word>(part_keys);
+      const std::size_t item_merge_temp = merge_bytes - items.used();
+      void* const merge_rest = items.take_bytes(item_merge_temp);
+      const unsigned blocks = static_cast<unsigned>(stages::ceil_div(part_keys, threads));
+      if (span > 0) {
+        make_items_kernel<Bits><<<static_cast<unsigned>(stages::ceil_div(span, threads)), threads,
+                                  0, stream>>>(w.received + part_received, span, items_in);
+        WARPSORT_CHECK_LAUNCH();
+      }
+      stages::run_sources<item_word> item_sources{};
+      for (std::size_t r = 0; r < runs; ++r)
+        item_sources.at[r] = items_in + (sources.at[r] - (w.received + part_received));
+      const int capacity = item_capacity(local, sizeof(Bits));
+      stages::merge_runs<item_word>(
+          item_sources, items_out,
+          stages::make_runs_shape(part_runs[k].data(), static_cast<int>(runs), capacity,
+                                  o.merge_oversampling),
+          capacity, merge_rest, item_merge_temp, stream);
+      if (part_keys > 0) {
+        take_items_kernel<Value><<<blocks, threads, 0, stream>>>(
+            items_out, reinterpret_cast<const Value*>(w.received_values) + part_received,
+            part_keys, merged + part_start, reinterpret_cast<Value*>(merged_values) + part_start);
+        WARPSORT_CHECK_LAUNCH();
+      }
+    } else if constexpr (has_values<Value>) {
+      sort_locally<Bits, Value>(merge_temp, merge_bytes, w.received + part_received,
                                 merged + part_start,
-                                reinterpret_cast<const Value*>(w.received_values) + part_start,
+                                reinterpret_cast<const Value*>(w.received_values) + part_received,
                                 reinterpret_cast<Value*>(merged_values) + part_start, part_keys,
                                 stream, local);
     } else {

@@ -14,6 +14,9 @@
 #            checked across ranks) at 2^28 and 2^30 pairs, against one GPU's sort_pairs;
 #   largest  2^33 keys a GPU generated on the GPUs (2^34 on two), two validated runs after a
 #            warm-up (the first call maps its memory and connects NCCL's peers).
+#   network  uint32 uniform at 2^28 and 2^31 with NCCL's network transport (NCCL_P2P_DISABLE=1
+#            NCCL_SHM_DISABLE=1: every peer as if on another node), then scripts/dist_model.py
+#            network: each phase beside the model's for that link (not in the default list).
 # Figures: scripts/plot_dist.py over OUT_DIR/curve/dist.csv (where matplotlib is).
 # NCCL_NVLS_ENABLE=0 in every process (the launcher sets it for its ranks too).
 set -euo pipefail
@@ -48,6 +51,10 @@ for stage in "${stages[@]}"; do
     pairs)
       dist pairs --values uint32 --sizes 2^28,2^30 --reps 3
       dist pairs_uint64 --values uint64 --sizes 2^28,2^30 --reps 3
+      ;;
+    network)
+      NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 dist network --sizes 2^28,2^31 --reps 3
+      python3 "$(dirname "$0")/dist_model.py" network "$out/network/dist.csv" | tee "$out/network_model.md"
       ;;
     largest)
       dist largest --sizes "$(( (1 << 33) * gpus ))" --device-generate --reps 2 --warmup 1 \

@@ -309,9 +309,9 @@ inline std::size_t exchange_parts(std::size_t total, int ranks, const options& o
   return share >= (std::size_t{1} << 26) ? 4 : share >= (std::size_t{1} << 24) ? 2 : 1;
 }
 
-/// Pairs of 32-bit words merge as 64-bit items, (word << 32) | the pair's place among the
-/// part's received pairs: the place orders equal words by (source rank, source position), so
-/// the merge keeps the pairs stable. Wider words re-sort each part (the stable sort_pairs).
+/// Pairs of 32-bit words merge as 64-bit items, (word << 32) | the pair's place in the part's
+/// received range: the place orders equal words by (source rank, source position), so the
+/// merge keeps the pairs stable. Wider words re-sort each part (the stable sort_pairs).
 template <class Bits, class Value>
 constexpr bool merges_items = has_values<Value> && sizeof(Bits) == 4;
 using item_word = std::uint64_t;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Configures and builds into build/ (Release, sm_90 unless CMAKE_CUDA_ARCHITECTURES is set).
+# Configures and builds into build/ (Release; the GPU architectures: CMAKE_CUDA_ARCHITECTURES if
+# set, else the visible GPUs', else sm_90: CMakeLists.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -12,6 +13,7 @@ else
 fi
 # -U: FindPython resolves its Python anew, so a build tree made with another Python follows
 cmake -S . -B build -U "_Python_*" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CUDA_ARCHITECTURES="${CMAKE_CUDA_ARCHITECTURES:-90}" -DWARPSORT_BUILD_PYTHON=$python \
+  ${CMAKE_CUDA_ARCHITECTURES:+-DCMAKE_CUDA_ARCHITECTURES="$CMAKE_CUDA_ARCHITECTURES"} \
+  -DWARPSORT_BUILD_PYTHON=$python \
   ${WARPSORT_PYTHON:+-DPython_EXECUTABLE="$WARPSORT_PYTHON"} >/dev/null
 cmake --build build -j"$(nproc)"

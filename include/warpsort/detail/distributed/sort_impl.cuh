@@ -3,15 +3,18 @@
 //   0. every rank tells every other its count, capacity and free memory; all check all, so a
 //      bad input or too little memory anywhere makes every rank throw the same error;
 //   1. each rank sorts its keys into a few sorted sequences: step 1 and every round of version
-//      5 but the last, on the order's unsigned words (at most 64 / P sequences a rank; pairs,
-//      and policies other than version 5, run the whole single-GPU sort: one sequence);
+//      5 but the last, on the order's unsigned words (max_sequences / P sequences a rank, up to
+//      64 / P where that saves a round: plan_local; pairs, and policies other than version 5,
+//      run the whole single-GPU sort: one sequence);
 //   2. splitters: ranks sample their sequences at global positions g - 1, 2g - 1, ...; the
 //      samples, (key, sequence, position), are gathered by all and sorted; P K - 1 splitters
 //      cut every sequence into P K buckets, K parts of each rank's share, and the counts are
 //      gathered (and read by the host: what moves, and the output counts the caller needs);
 //   3. exchange and merge, K rounds: round k sends every rank part k of its buckets (packed,
-//      one piece a peer) on a second stream, and the receiver merges part k's runs (the last
-//      round of version 5, over runs; pairs re-sort them stably) while part k + 1 travels;
+//      one piece a peer; every piece aligned where it lands) on a second stream, and the
+//      receiver merges part k's runs (the last round of version 5, over runs; pairs of 32-bit
+//      words as packed (word, place) items, wider pairs re-sorted stably) while part k + 1
+//      travels;
 //   4. optionally, an exchange of contiguous ranges rebalances the output to the input counts.
 // The host waits for a few bytes twice a call: the statuses, and the counts, which also carry
 // whether each rank's allocation succeeded, so every rank learns of a failure before keys move.
@@ -24,6 +27,7 @@
 #include "transport.hpp"
 
 #include <warpsort/detail/event_marks.hpp>
+#include <warpsort/detail/pairs_impl.cuh>
 #include <warpsort/detail/stages/merge_runs_impl.cuh>
 #include <warpsort/detail/stages/stages.hpp>
 #include <warpsort/distributed.cuh>
@@ -310,8 +314,9 @@ inline std::size_t exchange_parts(std::size_t total, int ranks, const options& o
 }
 
 /// Pairs of 32-bit words merge as 64-bit items, (word << 32) | the pair's place in the part's
-/// received range: the place orders equal words by (source rank, source position), so the
-/// merge keeps the pairs stable. Wider words re-sort each part (the stable sort_pairs).
+/// received range (the single-GPU sort_pairs' packed words: pack_words_kernel,
+/// unpack_words_kernel): the place orders equal words by (source rank, source position), so
+/// the merge keeps the pairs stable. Wider words re-sort each part (the stable sort_pairs).
 template <class Bits, class Value>
 constexpr bool merges_items = has_values<Value> && sizeof(Bits) == 4;
 using item_word = std::uint64_t;
@@ -334,10 +339,9 @@ std::size_t receive_slack(std::size_t parts, int ranks) {
   return parts * static_cast<std::size_t>(ranks) * (receive_align<Bits, Value>() - 1);
 }
 
-/// An item merge's group capacity: the same shared memory as the words'.
-inline int item_capacity(const policy& local, std::size_t word_bytes) {
-  return static_cast<int>(static_cast<std::size_t>(local.group_capacity) * word_bytes /
-                          sizeof(item_word));
+/// An item merge's group capacity: the same shared memory as the words' (the pairs' policy).
+inline int item_capacity(const policy& local) {
+  return warpsort::detail::item_policy<item_word>(local, sizeof(std::uint32_t)).group_capacity;
 }
 
 /// Storage of merging `keys` pairs in these runs as items: the items, the merged items, and
@@ -348,26 +352,8 @@ inline std::size_t item_merge_bytes(const std::size_t* lengths, int runs, std::s
   c.take<item_word>(keys);
   c.take<item_word>(keys);
   c.take_bytes(stages::merge_runs_temp_bytes<item_word>(stages::make_runs_shape(
-      lengths, runs, item_capacity(local, 4), o.merge_oversampling)));
+      lengths, runs, item_capacity(local), o.merge_oversampling)));
   return c.used();
-}
-
-/// Item i: (word i << 32) | i (a template: a header's kernel is defined once a program).
-template <class Word>
-__global__ void make_items_kernel(const Word* words, std::size_t n, item_word* items) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) items[i] = (static_cast<item_word>(words[i]) << 32) | static_cast<item_word>(i);
-}
-
-/// Pair i of the merge: the word of item i, and the value at the item's place.
-template <class Value>
-__global__ void take_items_kernel(const item_word* items, const Value* values, std::size_t n,
-                                  std::uint32_t* words_out, Value* values_out) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const item_word item = items[i];
-  words_out[i] = static_cast<std::uint32_t>(item >> 32);
-  values_out[i] = values[item & 0xffffffffu];
 }
 
 /// Temporary bytes of merging (keys; pairs of 32-bit words, as items) or stably re-sorting
@@ -450,11 +436,12 @@ work_buffers<Bits, Value> lay_out_work(stages::temp_carver& c, const local_plan&
   return w;
 }
 
-/// Everything a rank allocates, given every rank's count (a pure function: every rank computes
-/// every rank's needs and refuses alike).
+/// Everything a rank allocates, given every rank's count and its local plan (a pure function:
+/// every rank computes every rank's needs and refuses alike).
 template <class Bits, class Value>
 rank_needs needs_of(std::size_t n, std::size_t total, int ranks, int rank, const options& o,
-                    const policy& local, std::size_t runs, std::size_t parts) {
+                    const policy& local, const local_plan& lp, std::size_t runs,
+                    std::size_t parts) {
   rank_needs need{};
   const std::size_t stride = sample_stride(total, ranks, o.oversampling);
   const std::size_t share = o.rebalance ? n
@@ -477,8 +464,7 @@ rank_needs needs_of(std::size_t n, std::size_t total, int ranks, int rank, const
     return need;
   }
   stages::temp_carver c(nullptr);
-  lay_out_work<Bits, Value>(c, plan_local(n, ranks, p, has_values<Value>, o.merge_runs), need,
-                            std::max<std::size_t>(runs, 1), o, p);
+  lay_out_work<Bits, Value>(c, lp, need, std::max<std::size_t>(runs, 1), o, p);
   need.temp_bytes = c.used();
   return need;
 }
@@ -581,20 +567,28 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     first_sequence[p + 1] = first_sequence[p] + plans[p].sequences;
   }
   const std::size_t runs = first_sequence[P];  // what every rank merges: <= sequences_bound(P)
-  // rounds of the exchange: fewer where the pipelined plan's buffers do not fit every rank
+  // every rank's needs; the exchange in fewer rounds where the pipelined plan's buffers do not
+  // fit every rank
   std::size_t parts = exchange_parts(total, ranks, o);
-  const auto fits = [&](std::size_t k) {
+  const auto needs_with = [&](std::size_t k) {
+    std::vector<rank_needs> v(P);
     for (std::size_t p = 0; p < P; ++p)
-      if (needs_of<Bits, Value>(counts[p], total, ranks, static_cast<int>(p), o, local, runs, k)
-              .temp_bytes > all[p].free_bytes)
-        return false;
-    return true;
+      v[p] = needs_of<Bits, Value>(counts[p], total, ranks, static_cast<int>(p), o, local,
+                                   plans[p], runs, k);
+    return v;
   };
-  if (parts > 1 && o.exchange_parts == 0 && !fits(parts)) parts = 1;
+  std::vector<rank_needs> needs = needs_with(parts);
+  if (parts > 1 && o.exchange_parts == 0)
+    for (std::size_t p = 0; p < P; ++p)
+      if (needs[p].temp_bytes > all[p].free_bytes) {
+        parts = 1;
+        needs = needs_with(parts);
+        break;
+      }
   std::string refused;
   for (int p = 0; p < ranks; ++p) {
     const rank_status& s = all[static_cast<std::size_t>(p)];
-    const rank_needs need = needs_of<Bits, Value>(s.n, total, ranks, p, o, local, runs, parts);
+    const rank_needs& need = needs[static_cast<std::size_t>(p)];
     std::string why;
     if (s.code == status_null_keys) why = "null key or value pointer with n = " + std::to_string(s.n);
     else if (has_values<Value> &&
@@ -649,7 +643,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   enter("local_sort");
   events.mark(0);
   const local_plan& lp = plans[mine_at];
-  const rank_needs need = needs_of<Bits, Value>(n, total, ranks, me, o, local, runs, parts);
+  const rank_needs& need = needs[mine_at];
   const std::size_t buckets = P * parts;
   std::size_t rows = 1;
   for (const local_plan& q : plans) rows = std::max(rows, q.sequences);
@@ -760,8 +754,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     for (std::size_t p = 0; p < P; ++p) result.counts[q] += result.sent[p * P + q];
   const std::size_t received = result.counts[mine_at];
   for (std::size_t q = 0; q < P; ++q)  // the sampling bound makes this impossible; every rank checks
-    if (result.counts[q] > needs_of<Bits, Value>(counts[q], total, ranks, static_cast<int>(q), o,
-                                                 local, runs, parts).receive_bound)
+    if (result.counts[q] > needs[q].receive_bound)
       throw agreed_failure(cudaErrorInvalidValue,
                            "warpsort::distributed::sort_keys: rank " + std::to_string(q) +
                                " would receive " + std::to_string(result.counts[q]) +
@@ -927,24 +920,26 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
       const std::size_t item_merge_temp = merge_bytes - items.used();
       void* const merge_rest = items.take_bytes(item_merge_temp);
       const unsigned blocks = static_cast<unsigned>(stages::ceil_div(part_keys, threads));
+      const auto* received_values = reinterpret_cast<const Value*>(w.received_values) + part_received;
       if (span > 0) {
-        make_items_kernel<Bits><<<static_cast<unsigned>(stages::ceil_div(span, threads)), threads,
-                                  0, stream>>>(w.received + part_received, span, items_in);
+        warpsort::detail::pack_words_kernel<Bits, Value, less<Bits>>
+            <<<static_cast<unsigned>(stages::ceil_div(span, threads)), threads, 0, stream>>>(
+                w.received + part_received, received_values, items_in, nullptr, nullptr, span);
         WARPSORT_CHECK_LAUNCH();
       }
       stages::run_sources<item_word> item_sources{};
       for (std::size_t r = 0; r < runs; ++r)
         item_sources.at[r] = items_in + (sources.at[r] - (w.received + part_received));
-      const int capacity = item_capacity(local, sizeof(Bits));
+      const int capacity = item_capacity(local);
       stages::merge_runs<item_word>(
           item_sources, items_out,
           stages::make_runs_shape(part_runs[k].data(), static_cast<int>(runs), capacity,
                                   o.merge_oversampling),
           capacity, merge_rest, item_merge_temp, stream);
       if (part_keys > 0) {
-        take_items_kernel<Value><<<blocks, threads, 0, stream>>>(
-            items_out, reinterpret_cast<const Value*>(w.received_values) + part_received,
-            part_keys, merged + part_start, reinterpret_cast<Value*>(merged_values) + part_start);
+        warpsort::detail::unpack_words_kernel<Bits, Value, less<Bits>><<<blocks, threads, 0, stream>>>(
+            items_out, w.received + part_received, received_values, merged + part_start,
+            reinterpret_cast<Value*>(merged_values) + part_start, part_keys);
         WARPSORT_CHECK_LAUNCH();
       }
     } else if constexpr (has_values<Value>) {

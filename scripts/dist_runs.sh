@@ -14,6 +14,8 @@
 #            checked across ranks) at 2^28 and 2^30 pairs, against one GPU's sort_pairs;
 #   largest  2^33 keys a GPU generated on the GPUs (2^34 on two), two validated runs after a
 #            warm-up (the first call maps its memory and connects NCCL's peers).
+#   local    the same layer over CUB's radix and merge sorts as the local sort (--local), keys at
+#            2^28 and 2^31 and uint32 pairs at 2^30, each against the same CUB sort on one GPU;
 #   network  uint32 uniform at 2^28 and 2^31 with NCCL's network transport (NCCL_P2P_DISABLE=1
 #            NCCL_SHM_DISABLE=1: every peer as if on another node), then scripts/dist_model.py
 #            network: each phase beside the model's for that link (not in the default list).
@@ -25,7 +27,7 @@ out=$2
 gpus=${3:-$(nvidia-smi -L | wc -l)}
 shift $(( $# < 3 ? $# : 3 ))
 stages=("$@")
-[ ${#stages[@]} -eq 0 ] && stages=(small curve large pairs largest)
+[ ${#stages[@]} -eq 0 ] && stages=(small curve large pairs local largest)
 export NCCL_NVLS_ENABLE=0
 export LD_LIBRARY_PATH="$w/lib:${LD_LIBRARY_PATH:-}"
 mkdir -p "$out"
@@ -51,6 +53,12 @@ for stage in "${stages[@]}"; do
     pairs)
       dist pairs --values uint32 --sizes 2^28,2^30 --reps 3
       dist pairs_uint64 --values uint64 --sizes 2^28,2^30 --reps 3
+      ;;
+    local)
+      for local in cub_radix cub_merge; do
+        dist "local_$local" --local "$local" --sizes 2^28,2^31 --reps 3
+        dist "local_${local}_pairs" --local "$local" --values uint32 --sizes 2^30 --reps 3
+      done
       ;;
     network)
       NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 dist network --sizes 2^28,2^31 --reps 3

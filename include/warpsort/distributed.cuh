@@ -73,6 +73,12 @@ namespace detail {
                                                         __LINE__);                          \
   } while (0)
 
+/// The local sort's algorithm: warpsort's, which leaves sorted sequences for the receivers'
+/// merge to finish, or one of CUB's single-GPU sorts of a rank's whole share (one run a rank;
+/// the same splitters, exchange and merge), which tells what the layer costs from what the
+/// local sort costs and, for built-in keys, may be the faster choice.
+enum class local_algorithm { warpsort, cub_radix, cub_merge };
+
 struct options {
   /// Output counts equal to the input counts (one more exchange of contiguous ranges, at most
   /// a few per cent of the keys; capacity n per rank suffices). Otherwise each rank ends with
@@ -97,6 +103,8 @@ struct options {
   bool timed = false;
   /// The local sort's tuning; null: warpsort's default for the key type.
   const policy* local = nullptr;
+  /// The local sort's algorithm; the same on every rank.
+  local_algorithm local_sort = local_algorithm::warpsort;
   /// Seconds every host wait of the call may take (0: no deadline). Past it the rank aborts
   /// the communicator and throws timeout_error. With a deadline the call also waits for its
   /// own completion (the merge and the map back) before it returns, so that a stall anywhere

@@ -21,6 +21,8 @@
 #include <warpsort/distributed.cuh>
 #include <warpsort/warpsort.cuh>
 
+#include <cub/device/device_merge_sort.cuh>
+#include <cub/device/device_radix_sort.cuh>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -107,6 +109,9 @@ distributed::options sort_options(rank_context& ctx, bool rebalance, bool timed)
   opts.exchange_parts = ctx.o.exchange_parts;
   opts.merge_oversampling = ctx.o.merge_oversampling;
   opts.merge_runs = ctx.o.merge_runs;
+  opts.local_sort = ctx.o.local == "cub_radix"   ? distributed::local_algorithm::cub_radix
+                    : ctx.o.local == "cub_merge" ? distributed::local_algorithm::cub_merge
+                                                 : distributed::local_algorithm::warpsort;
   opts.timed = timed;
   opts.timeout_seconds = ctx.timeout;
   opts.on_phase = [&ctx](const char* phase) { ctx.phase(phase); };
@@ -251,6 +256,62 @@ check_result check_run(const Key* keys, const void* values, std::size_t n, cudaS
           <<<132 * 8, 256, 0, stream>>>(keys, static_cast<const Value*>(values), n, sums);
     });
   }
+}
+
+/// The single-GPU sort the distributed one is compared with, as its users would call it:
+/// warpsort's (in place), CUB's radix sort (through a second buffer, CUB's DoubleBuffer: the
+/// result is where it ends) or CUB's merge sort (in place; stable for pairs). With a null temp,
+/// sets `bytes`. Returns where the sorted keys and values are.
+template <class Key, class Comp, class Value, class Word>
+std::pair<Key*, Word*> one_gpu_sort(const std::string& algorithm, void* temp, std::size_t& bytes,
+                                    Key* keys, Word* values, std::size_t n, cudaStream_t stream) {
+  constexpr bool pairs = !std::is_void_v<Value>;
+  constexpr bool descending = std::is_same_v<Comp, greater<Key>>;
+  const auto items = static_cast<std::int64_t>(n);
+  if (algorithm == "cub_radix") {
+    // the second buffers follow CUB's own storage in `temp`
+    std::size_t cub_bytes = 0;
+    auto* const base = static_cast<unsigned char*>(temp);
+    const auto sort = [&](void* t, Key* alt_keys, Word* alt_values) {
+      cub::DoubleBuffer<Key> k(keys, alt_keys);
+      cub::DoubleBuffer<Word> v(values, alt_values);
+      if constexpr (pairs && descending)
+        WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(t, cub_bytes, k, v, items, 0,
+                                                                      8 * sizeof(Key), stream));
+      else if constexpr (pairs)
+        WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(t, cub_bytes, k, v, items, 0,
+                                                            8 * sizeof(Key), stream));
+      else if constexpr (descending)
+        WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(t, cub_bytes, k, items, 0,
+                                                                     8 * sizeof(Key), stream));
+      else
+        WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(t, cub_bytes, k, items, 0,
+                                                           8 * sizeof(Key), stream));
+      return std::pair<Key*, Word*>(k.Current(), v.Current());
+    };
+    sort(nullptr, nullptr, nullptr);
+    const std::size_t at_keys = (cub_bytes + 255) / 256 * 256;
+    const std::size_t at_values = at_keys + (n * sizeof(Key) + 255) / 256 * 256;
+    if (temp == nullptr) {
+      bytes = at_values + (pairs ? n * sizeof(Word) : 0);
+      return {keys, values};
+    }
+    return sort(temp, reinterpret_cast<Key*>(base + at_keys),
+                pairs ? reinterpret_cast<Word*>(base + at_values) : nullptr);
+  }
+  if (algorithm == "cub_merge") {
+    if constexpr (pairs)
+      WARPSORT_CUDA_CHECK(cub::DeviceMergeSort::StableSortPairs(temp, bytes, keys, values, items,
+                                                                Comp{}, stream));
+    else
+      WARPSORT_CUDA_CHECK(cub::DeviceMergeSort::SortKeys(temp, bytes, keys, items, Comp{}, stream));
+    return {keys, values};
+  }
+  if constexpr (pairs)
+    sort_pairs<Key, Value, Comp>(temp, bytes, keys, keys, values, values, n, Comp{}, stream);
+  else
+    sort_keys<Key, Comp>(temp, bytes, keys, keys, n, Comp{}, stream);
+  return {keys, values};
 }
 
 /// A pairs run's value type as `--values` names it ("none" for keys alone).
@@ -483,6 +544,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   j["n"] = total;
   j["rebalance"] = o.rebalance;
   j["values"] = values_name<Value>();
+  j["local"] = o.local;
   j["exchange_parts"] = o.exchange_parts;
   j["merge_oversampling"] = o.merge_oversampling;
   j["merge_runs"] = o.merge_runs;
@@ -513,10 +575,8 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
     keys = device_buffer<Key>();
     values = device_buffer<value_word>();
     std::size_t temp_bytes = 0;
-    if constexpr (pairs)
-      sort_pairs<Key, Value, Comp>(nullptr, temp_bytes, nullptr, nullptr, nullptr, nullptr, total);
-    else
-      sort_keys<Key, Comp>(nullptr, temp_bytes, nullptr, nullptr, total);
+    one_gpu_sort<Key, Comp, Value, value_word>(o.local, nullptr, temp_bytes, nullptr, nullptr,
+                                               total, stream);
     // the pool's memory kept from the distributed runs goes back: the baseline uses cudaMalloc
     WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
     cudaMemPool_t pool;
@@ -555,16 +615,14 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
         ctx.phase("baseline");
         write_all();
         WARPSORT_CUDA_CHECK(cudaEventRecord(a, stream));
-        if constexpr (pairs)
-          sort_pairs<Key, Value, Comp>(temp.get(), temp_bytes, all.get(), all.get(),
-                                       all_values.get(), all_values.get(), total, Comp{}, stream);
-        else
-          sort_keys<Key, Comp>(temp.get(), temp_bytes, all.get(), all.get(), total, Comp{}, stream);
+        std::size_t bytes = temp_bytes;
+        const auto [sorted, sorted_values] = one_gpu_sort<Key, Comp, Value, value_word>(
+            o.local, temp.get(), bytes, all.get(), all_values.get(), total, stream);
         WARPSORT_CUDA_CHECK(cudaEventRecord(b, stream));
         WARPSORT_CUDA_CHECK(cudaEventSynchronize(b));
         float x = 0;
         WARPSORT_CUDA_CHECK(cudaEventElapsedTime(&x, a, b));
-        const check_result c = check_run<Key, Comp, Value>(all.get(), all_values.get(), total, stream);
+        const check_result c = check_run<Key, Comp, Value>(sorted, sorted_values, total, stream);
         if (c.out_of_order || !(c.print == whole_in)) valid = false;
         if (rep >= o.warmup) ms.push_back(x);
       }
@@ -590,7 +648,7 @@ void write_results(const dist_options& o, const nlohmann::json& rows) {
   doc["results"] = rows;
   std::ofstream(o.out + "/dist.json") << doc.dump(2) << "\n";
   const std::vector<std::string> cols{
-      "gpus", "type", "order", "distribution", "n", "rebalance", "values", "generated_on", "reps", "ms",
+      "gpus", "type", "order", "distribution", "n", "rebalance", "values", "local", "generated_on", "reps", "ms",
       "keys_per_s", "local_sort_ms", "splitters_ms", "exchange_ms", "merge_ms", "rebalance_ms",
       "largest_over_mean", "largest_over_mean_max", "exchange_bytes_per_gpu",
       "exchange_gb_s_per_gpu", "nccl_alltoall_ms", "nccl_alltoall_gb_s_per_gpu", "single_gpu_ms",
@@ -862,11 +920,12 @@ int rank_body(rank_context& ctx, cudaStream_t stream) {
               : o.values == "uint64" ? run_one<Key, Comp, std::uint64_t>(ctx, dist, total, stream, valid)
                                      : run_one<Key, Comp, void>(ctx, dist, total, stream, valid);
           if (o.rank != 0) continue;
-          fmt::print("dist {} GPUs {}{} {} n={}: {:.3f} ms ({:.2f} Gkeys/s) | local {:.3f} split {:.3f} "
+          fmt::print("dist {} GPUs {}{} {}{} n={}: {:.3f} ms ({:.2f} Gkeys/s) | local {:.3f} split {:.3f} "
                      "exchange {:.3f} ({:.0f} GB/s a GPU; NCCL all-to-all {:.0f}) merge {:.3f} "
                      "rebalance {:.3f} | largest/mean {:.4f} | one GPU {} | {}\n",
                      j["gpus"].get<int>(), j["type"].get<std::string>(),
-                     o.values.empty() ? std::string() : " + " + o.values + " values", dist, total,
+                     o.values.empty() ? std::string() : " + " + o.values + " values",
+                     o.local == "warpsort" ? std::string() : "(local " + o.local + ") ", dist, total,
                      j["ms"].get<double>(), j["keys_per_s"].get<double>() * 1e-9,
                      j["local_sort_ms"].get<double>(), j["splitters_ms"].get<double>(),
                      j["exchange_ms"].get<double>(), j["exchange_gb_s_per_gpu"].get<double>(),

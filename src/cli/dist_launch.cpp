@@ -160,6 +160,11 @@ CLI::App* add_dist_command(CLI::App& app, dist_options& o) {
                 "sequences a rank, or up to this / GPUs where that saves it a round")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
+  d->add_option("--local", o.local,
+                "the local sort, and the single-GPU sort it is compared with: warpsort's, or CUB's "
+                "radix or merge sort of a rank's whole share")
+      ->check(CLI::IsMember({"warpsort", "cub_radix", "cub_merge"}))
+      ->capture_default_str();
   d->add_option("--merge-oversampling", o.merge_oversampling,
                 "the received runs' merge: every this many samples a splitter")
       ->check(CLI::Range(1, 1024))

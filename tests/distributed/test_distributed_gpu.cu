@@ -203,11 +203,13 @@ TYPED_TEST(DistributedKeys, AnyRanksEveryDistributionBothOrders) {
 /// Pairs on P threads: keys with their global input index (rank offset + position) as values.
 template <class Key, class Value, class Comp>
 void expect_stable_pairs(int P, const std::string& dist, const std::vector<std::size_t>& counts,
-                         bool rebalance, double timeout_seconds = 0, int exchange_parts = 0) {
+                         bool rebalance, double timeout_seconds = 0, int exchange_parts = 0,
+                         distributed::local_algorithm local_sort = {}) {
   distributed::options o;
   o.rebalance = rebalance;
   o.timeout_seconds = timeout_seconds;
   o.exchange_parts = exchange_parts;
+  o.local_sort = local_sort;
   const auto inputs = make_inputs<Key, Comp>(dist, counts, 300 + P);
   std::size_t total = 0;
   for (const auto& v : inputs) total += v.size();
@@ -310,13 +312,19 @@ TEST(Distributed, LargeInputsMergeManyGroupsAndStayBalanced) {
       const std::size_t per = std::size_t{1} << 22;
       distributed::options o;
       o.exchange_parts = case_index % 2 == 0 ? 3 : 0;
-      o.merge_runs = case_index++ % 3 == 0 ? 16 : 64;  // fewer local sequences, a longer local sort
+      o.merge_runs = case_index % 3 == 0 ? 16 : 64;  // fewer local sequences, a longer local sort
+      // CUB's sorts as the local sort: one run a rank
+      o.local_sort = case_index % 5 != 4 ? distributed::local_algorithm::warpsort
+                     : P == 2            ? distributed::local_algorithm::cub_radix
+                                         : distributed::local_algorithm::cub_merge;
+      ++case_index;
       const auto inputs = make_inputs<std::uint32_t, less<std::uint32_t>>(
           dist, std::vector<std::size_t>(P, per), 7);
       const auto runs = sort_on_threads<std::uint32_t, less<std::uint32_t>>(inputs, o);
       const std::string label = "P " + std::to_string(P) + " " + dist + " parts " +
                                 std::to_string(o.exchange_parts) + " merge_runs " +
-                                std::to_string(o.merge_runs);
+                                std::to_string(o.merge_runs) + " local_sort " +
+                                std::to_string(static_cast<int>(o.local_sort));
       expect_sorted_whole<std::uint32_t, less<std::uint32_t>>(inputs, runs, o, label);
       for (const auto& r : runs)
         EXPECT_LE(static_cast<double>(r.result.count), 1.05 * static_cast<double>(per)) << label;
@@ -551,12 +559,19 @@ void fuzz_case_on_threads(const warpsort::cli::dist_fuzz_case& c, int P, const s
   const std::string dist = dists[c.distribution % 3];
   const std::vector<std::size_t> counts = warpsort::cli::dist_fuzz_counts(c, P);
   const double timeout = 60;
-  // the exchange in 1 to 3 rounds, or the library's choice (one at these totals)
+  // the exchange in 1 to 3 rounds, or the library's choice (one at these totals); the local
+  // sort warpsort's (two cases in three) or one of CUB's
   const int parts = static_cast<int>(c.total % 4);
+  static const distributed::local_algorithm local_sorts[] = {
+      distributed::local_algorithm::warpsort, distributed::local_algorithm::cub_radix,
+      distributed::local_algorithm::warpsort, distributed::local_algorithm::cub_merge};
+  const distributed::local_algorithm local_sort = local_sorts[c.seed % 4];
   if (c.value_bytes == 4) {
-    expect_stable_pairs<Key, std::uint32_t, Comp>(P, dist, counts, c.rebalance, timeout, parts);
+    expect_stable_pairs<Key, std::uint32_t, Comp>(P, dist, counts, c.rebalance, timeout, parts,
+                                                  local_sort);
   } else if (c.value_bytes == 8) {
-    expect_stable_pairs<Key, std::uint64_t, Comp>(P, dist, counts, c.rebalance, timeout, parts);
+    expect_stable_pairs<Key, std::uint64_t, Comp>(P, dist, counts, c.rebalance, timeout, parts,
+                                                  local_sort);
   } else {
     distributed::options o;
     o.rebalance = c.rebalance;
@@ -564,6 +579,7 @@ void fuzz_case_on_threads(const warpsort::cli::dist_fuzz_case& c, int P, const s
     o.exchange_parts = parts;
     static const int merge_runs[] = {64, 16, 4, 1};  // the local sort leaving 64 / P down to 1
     o.merge_runs = merge_runs[c.total / 4 % 4];
+    o.local_sort = local_sort;
     const auto inputs = make_inputs<Key, Comp>(dist, counts, c.seed);
     const auto runs = sort_on_threads<Key, Comp>(inputs, o);
     expect_sorted_whole<Key, Comp>(inputs, runs, o, label);

@@ -34,6 +34,7 @@
 #include <warpsort/warpsort.cuh>
 
 #include <cub/device/device_merge_sort.cuh>
+#include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
 #include <type_traits>
@@ -226,21 +227,101 @@ std::size_t sort_locally_bytes(std::size_t n, const policy& local) {
   return sort_locally<Bits, Value>(nullptr, 0, nullptr, nullptr, nullptr, nullptr, n, 0, local);
 }
 
+/// A rank's whole share sorted by `algorithm` (warpsort's single-GPU sort, or CUB's radix or
+/// merge sort of the words; stable for pairs), from keys_in to keys_out (`in_place`: the same
+/// buffers). With a null temp, the bytes it needs.
+template <class Bits, class Value>
+std::size_t sort_whole(local_algorithm algorithm, bool in_place, void* temp, std::size_t bytes,
+                       const Bits* keys_in, Bits* keys_out, const Value* values_in,
+                       Value* values_out, std::size_t n, cudaStream_t stream,
+                       const policy& local) {
+  if (algorithm == local_algorithm::warpsort)
+    return sort_locally<Bits, Value>(temp, bytes, keys_in, keys_out, values_in, values_out, n,
+                                     stream, local);
+  const bool query = temp == nullptr;
+  const auto items = static_cast<std::int64_t>(n);
+  stages::temp_carver c(temp);
+  std::size_t cub_bytes = 0;
+  if (algorithm == local_algorithm::cub_radix) {
+    // CUB's radix sort writes other buffers than it reads: in place, it sorts into storage of
+    // its own and copies back
+    Bits* const sorted_keys = in_place ? c.take<Bits>(n) : keys_out;
+    Value* sorted_values = values_out;
+    if constexpr (has_values<Value>)
+      if (in_place) sorted_values = c.take<Value>(n);
+    constexpr int bits = 8 * static_cast<int>(sizeof(Bits));
+    const auto radix = [&](void* t) {
+      if constexpr (has_values<Value>)
+        WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(t, cub_bytes, keys_in, sorted_keys,
+                                                            values_in, sorted_values, items, 0,
+                                                            bits, stream));
+      else
+        WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(t, cub_bytes, keys_in, sorted_keys,
+                                                           items, 0, bits, stream));
+    };
+    radix(nullptr);
+    void* const cub_temp = c.take_bytes(cub_bytes);
+    if (query || n == 0) return c.used();
+    radix(cub_temp);
+    if (in_place) {
+      WARPSORT_CUDA_CHECK(cudaMemcpyAsync(keys_out, sorted_keys, n * sizeof(Bits),
+                                          cudaMemcpyDeviceToDevice, stream));
+      if constexpr (has_values<Value>)
+        WARPSORT_CUDA_CHECK(cudaMemcpyAsync(values_out, sorted_values, n * sizeof(Value),
+                                            cudaMemcpyDeviceToDevice, stream));
+    }
+    return c.used();
+  }
+  // CUB's merge sort: pairs stably, in place (copied to the output first)
+  const less<Bits> comp{};
+  const auto merge = [&](void* t) {
+    if constexpr (has_values<Value>)
+      WARPSORT_CUDA_CHECK(cub::DeviceMergeSort::StableSortPairs(t, cub_bytes, keys_out, values_out,
+                                                                items, comp, stream));
+    else if (in_place)
+      WARPSORT_CUDA_CHECK(cub::DeviceMergeSort::SortKeys(t, cub_bytes, keys_out, items, comp, stream));
+    else
+      WARPSORT_CUDA_CHECK(cub::DeviceMergeSort::SortKeysCopy(t, cub_bytes, keys_in, keys_out, items,
+                                                             comp, stream));
+  };
+  merge(nullptr);
+  void* const cub_temp = c.take_bytes(cub_bytes);
+  if (query || n == 0) return c.used();
+  if constexpr (has_values<Value>)
+    if (!in_place) {
+      WARPSORT_CUDA_CHECK(cudaMemcpyAsync(keys_out, keys_in, n * sizeof(Bits),
+                                          cudaMemcpyDeviceToDevice, stream));
+      WARPSORT_CUDA_CHECK(cudaMemcpyAsync(values_out, values_in, n * sizeof(Value),
+                                          cudaMemcpyDeviceToDevice, stream));
+    }
+  merge(cub_temp);
+  return c.used();
+}
+template <class Bits, class Value>
+std::size_t sort_whole_bytes(local_algorithm algorithm, bool in_place, std::size_t n,
+                             const policy& local) {
+  return sort_whole<Bits, Value>(algorithm, in_place, nullptr, 0, nullptr, nullptr, nullptr,
+                                 nullptr, n, 0, local);
+}
+
 /// Where a rank's local sort leaves its keys: `sequences` sorted sequences of `sequence_keys`
 /// keys each (the last shorter), after step 1 and the rounds of `plan` (version 5 stopped short
-/// of its last round, which the receivers run). `whole`: the single-GPU sort, one sequence
-/// (pairs, whose receivers re-sort stably, and policies other than version 5).
+/// of its last round, which the receivers run). `whole`: a single-GPU sort by `algorithm`, one
+/// sequence (pairs, policies other than version 5, and CUB's sorts).
 struct local_plan {
   std::size_t n = 0, sequence_keys = 1, sequences = 0;
   bool whole = false;
+  local_algorithm algorithm = local_algorithm::warpsort;
   sort_plan plan;
 };
 
-inline local_plan plan_local(std::size_t n, int ranks, const policy& p, bool pairs, int runs) {
+inline local_plan plan_local(std::size_t n, int ranks, const policy& p, bool pairs, int runs,
+                             local_algorithm algorithm) {
   local_plan lp;
   lp.n = n;
+  lp.algorithm = algorithm;
   if (n == 0) return lp;
-  if (pairs || p.variant < 5) {
+  if (pairs || p.variant < 5 || algorithm != local_algorithm::warpsort) {
     lp.whole = true;
     lp.sequence_keys = n;
     lp.sequences = 1;
@@ -273,8 +354,8 @@ void sort_into_sequences(Bits* keys, Bits* spare, const Value* values, Value* sp
                          cudaStream_t stream, const policy& local) {
   if (lp.n == 0) return;
   if (lp.whole) {
-    sort_locally<Bits, Value>(temp, temp_bytes, keys, spare, values, spare_values, lp.n, stream,
-                              local);
+    sort_whole<Bits, Value>(lp.algorithm, false, temp, temp_bytes, keys, spare, values,
+                            spare_values, lp.n, stream, local);
     return;
   }
   if constexpr (!has_values<Value>) {
@@ -294,7 +375,7 @@ void sort_into_sequences(Bits* keys, Bits* spare, const Value* values, Value* sp
 /// Temporary bytes of the local sort.
 template <class Bits, class Value>
 std::size_t local_sort_bytes(const local_plan& lp, const policy& local) {
-  if (lp.whole) return sort_locally_bytes<Bits, Value>(lp.n, local);
+  if (lp.whole) return sort_whole_bytes<Bits, Value>(lp.algorithm, false, lp.n, local);
   std::size_t bytes = 0;
   for (int r = 0; r < lp.plan.round_count; ++r)
     bytes = std::max(bytes, stages::split_sets_temp_bytes<Bits, less<Bits>>(lp.plan.rounds[r]));
@@ -460,7 +541,7 @@ rank_needs needs_of(std::size_t n, std::size_t total, int ranks, int rank, const
   }
   const policy& p = local;
   if (ranks == 1) {  // one rank sorts in place
-    need.temp_bytes = sort_locally_bytes<Bits, Value>(n, p);
+    need.temp_bytes = sort_whole_bytes<Bits, Value>(o.local_sort, true, n, p);
     return need;
   }
   stages::temp_carver c(nullptr);
@@ -563,7 +644,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   std::vector<local_plan> plans(P);
   std::vector<std::size_t> first_sequence(P + 1, 0);
   for (std::size_t p = 0; p < P; ++p) {
-    plans[p] = plan_local(counts[p], ranks, local, has_values<Value>, o.merge_runs);
+    plans[p] = plan_local(counts[p], ranks, local, has_values<Value>, o.merge_runs, o.local_sort);
     first_sequence[p + 1] = first_sequence[p] + plans[p].sequences;
   }
   const std::size_t runs = first_sequence[P];  // what every rank merges: <= sequences_bound(P)
@@ -621,13 +702,14 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   if (ranks == 1) {  // one rank: the single-GPU sort in place; nothing to split or move
     enter("local_sort");
     events.mark(0);
-    const std::size_t sort_bytes = sort_locally_bytes<Bits, Value>(n, local);
+    const std::size_t sort_bytes = sort_whole_bytes<Bits, Value>(o.local_sort, true, n, local);
     stream_allocation work(sort_bytes, stream);
     if (!work.ok())
       throw cuda_error(cudaErrorMemoryAllocation, "warpsort::distributed::sort_keys: allocating " +
                                                       std::to_string(sort_bytes) + " bytes failed");
     to_words(stream);
-    sort_locally<Bits, Value>(work.get(), sort_bytes, keys, keys, values, values, n, stream, local);
+    sort_whole<Bits, Value>(o.local_sort, true, work.get(), sort_bytes, keys, keys, values, values,
+                            n, stream, local);
     for (int e = 1; e < 5; ++e) events.mark(e);
     from_words(n, stream);
     events.mark(5);

@@ -134,6 +134,7 @@ struct sort_result {
   std::vector<std::size_t> input_counts; // every rank's input count
   std::vector<std::size_t> sent;         // P x P: sent[p * P + q] keys went from rank p to q
   std::size_t temp_bytes = 0;            // device memory this rank allocated at most
+  std::size_t exchange_rounds = 0;       // rounds the exchange ran in (options::exchange_parts)
   phase_times times;
   std::size_t keys_sent_to_others(int rank) const;
 };

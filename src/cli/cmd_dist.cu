@@ -395,7 +395,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
 
   std::vector<run_times> runs;
   std::vector<double> largest_over_mean;
-  std::size_t sent_to_others = 0;
+  std::size_t sent_to_others = 0, exchange_rounds = 0;
   std::string failure;
   cudaEvent_t start, stop;
   WARPSORT_CUDA_CHECK(cudaEventCreate(&start));
@@ -475,6 +475,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
     const std::size_t largest = *std::max_element(r.counts.begin(), r.counts.end());
     largest_over_mean.push_back(total ? static_cast<double>(largest) * P / static_cast<double>(total) : 1.0);
     sent_to_others = 0;
+    exchange_rounds = r.exchange_rounds;
     for (int p = 0; p < P; ++p) sent_to_others = std::max(sent_to_others, r.keys_sent_to_others(p));
   }
   WARPSORT_CUDA_CHECK(cudaEventDestroy(start));
@@ -562,6 +563,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
       largest_over_mean.empty() ? 0 : *std::max_element(largest_over_mean.begin(), largest_over_mean.end());
   const std::size_t pair_bytes = sizeof(Key) + value_bytes;
   j["exchange_bytes_per_gpu"] = sent_to_others * pair_bytes;
+  j["exchange_rounds"] = exchange_rounds;
   j["exchange_gb_s_per_gpu"] = exchange_ms > 0 ? sent_to_others * pair_bytes / (exchange_ms * 1e6) : 0;
   j["nccl_alltoall_ms"] = alltoall_ms;
   j["nccl_alltoall_gb_s_per_gpu"] =
@@ -650,7 +652,7 @@ void write_results(const dist_options& o, const nlohmann::json& rows) {
   const std::vector<std::string> cols{
       "gpus", "type", "order", "distribution", "n", "rebalance", "values", "local", "generated_on", "reps", "ms",
       "keys_per_s", "local_sort_ms", "splitters_ms", "exchange_ms", "merge_ms", "rebalance_ms",
-      "largest_over_mean", "largest_over_mean_max", "exchange_bytes_per_gpu",
+      "largest_over_mean", "largest_over_mean_max", "exchange_rounds", "exchange_bytes_per_gpu",
       "exchange_gb_s_per_gpu", "nccl_alltoall_ms", "nccl_alltoall_gb_s_per_gpu", "single_gpu_ms",
       "speedup_vs_single_gpu", "validated"};
   std::ofstream csv(o.out + "/dist.csv");
@@ -921,14 +923,15 @@ int rank_body(rank_context& ctx, cudaStream_t stream) {
                                      : run_one<Key, Comp, void>(ctx, dist, total, stream, valid);
           if (o.rank != 0) continue;
           fmt::print("dist {} GPUs {}{} {}{} n={}: {:.3f} ms ({:.2f} Gkeys/s) | local {:.3f} split {:.3f} "
-                     "exchange {:.3f} ({:.0f} GB/s a GPU; NCCL all-to-all {:.0f}) merge {:.3f} "
+                     "exchange {:.3f} ({} rounds, {:.0f} GB/s a GPU; NCCL all-to-all {:.0f}) merge {:.3f} "
                      "rebalance {:.3f} | largest/mean {:.4f} | one GPU {} | {}\n",
                      j["gpus"].get<int>(), j["type"].get<std::string>(),
                      o.values.empty() ? std::string() : " + " + o.values + " values",
                      o.local == "warpsort" ? std::string() : "(local " + o.local + ") ", dist, total,
                      j["ms"].get<double>(), j["keys_per_s"].get<double>() * 1e-9,
                      j["local_sort_ms"].get<double>(), j["splitters_ms"].get<double>(),
-                     j["exchange_ms"].get<double>(), j["exchange_gb_s_per_gpu"].get<double>(),
+                     j["exchange_ms"].get<double>(), j["exchange_rounds"].get<std::size_t>(),
+                     j["exchange_gb_s_per_gpu"].get<double>(),
                      j["nccl_alltoall_gb_s_per_gpu"].get<double>(), j["merge_ms"].get<double>(),
                      j["rebalance_ms"].get<double>(), j["largest_over_mean_max"].get<double>(),
                      j["single_gpu_ms"].is_null()

@@ -666,6 +666,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
         needs = needs_with(parts);
         break;
       }
+  result.exchange_rounds = total == 0 || ranks == 1 ? 0 : parts;
   std::string refused;
   for (int p = 0; p < ranks; ++p) {
     const rank_status& s = all[static_cast<std::size_t>(p)];

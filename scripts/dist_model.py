@@ -132,7 +132,8 @@ def read_runs(paths):
         with open(path, newline="") as f:
             rows += [r for r in csv.DictReader(f)
                      if r["distribution"] == "uniform" and r["values"] == "none"
-                     and r["rebalance"] == "false" and r.get("local", "warpsort") == "warpsort"]
+                     and r["rebalance"] == "false" and r.get("local", "warpsort") == "warpsort"
+                     and r.get("last_round", "local") in ("local", "")]
     return rows
 
 

@@ -16,6 +16,9 @@
 #            warm-up (the first call maps its memory and connects NCCL's peers).
 #   local    the same layer over CUB's radix and merge sorts as the local sort (--local), keys at
 #            2^28 and 2^31 and uint32 pairs at 2^30, each against the same CUB sort on one GPU;
+#   lastround  the local sort's last round run during the exchange (--last-round bucketed)
+#            against the default (local), uniform uint32 from 2^26 to 2^31 (2 GPUs) or 2^32
+#            (more), both in the same session (docs/results/h200x4/bucketed/);
 #   network  uint32 uniform at 2^28 and 2^31 with NCCL's network transport (NCCL_P2P_DISABLE=1
 #            NCCL_SHM_DISABLE=1: every peer as if on another node), then scripts/dist_model.py
 #            network: each phase beside the model's for that link (not in the default list).
@@ -59,6 +62,11 @@ for stage in "${stages[@]}"; do
         dist "local_$local" --local "$local" --sizes 2^28,2^31 --reps 3
         dist "local_${local}_pairs" --local "$local" --values uint32 --sizes 2^30 --reps 3
       done
+      ;;
+    lastround)
+      top=$([ "$gpus" -gt 2 ] && echo 2^32 || echo 2^31)
+      dist last_round_bucketed --last-round bucketed --sizes "2^26,2^28,2^30,$top" --reps 5
+      dist last_round_local --last-round local --sizes "2^26,2^28,2^30,$top" --reps 5 --no-baseline
       ;;
     network)
       NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 dist network --sizes 2^28,2^31 --reps 3

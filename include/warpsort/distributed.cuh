@@ -99,6 +99,13 @@ struct options {
   /// as wide as one of the local rounds), or up to merge_runs / P (powers of two) where that
   /// saves the local sort a round. In [1, 64]; the same on every rank.
   int merge_runs = 64;
+  /// Where the exchange runs in several rounds (keys, warpsort's version-5 local sort), stop
+  /// the local sort one round short: the splitters cut the sequences before that round, and
+  /// the round runs bucket by bucket during the exchange, each part's merges written where its
+  /// sends start. Off by default: on four H200s it saved 3% at 2^31-2^32 keys, on two it cost
+  /// 2-3% (NCCL's copies and the merges share the SMs rather than overlap; docs/distributed.md).
+  /// The same on every rank.
+  bool bucket_last_round = false;
   /// Record CUDA events between the phases and wait for them (sort_result::times).
   bool timed = false;
   /// The local sort's tuning; null: warpsort's default for the key type.
@@ -135,6 +142,7 @@ struct sort_result {
   std::vector<std::size_t> sent;         // P x P: sent[p * P + q] keys went from rank p to q
   std::size_t temp_bytes = 0;            // device memory this rank allocated at most
   std::size_t exchange_rounds = 0;       // rounds the exchange ran in (options::exchange_parts)
+  bool last_round_bucketed = false;      // this rank ran its last local round during the exchange
   phase_times times;
   std::size_t keys_sent_to_others(int rank) const;
 };

@@ -165,6 +165,11 @@ CLI::App* add_dist_command(CLI::App& app, dist_options& o) {
                 "radix or merge sort of a rank's whole share")
       ->check(CLI::IsMember({"warpsort", "cub_radix", "cub_merge"}))
       ->capture_default_str();
+  d->add_option("--last-round", o.last_round,
+                "warpsort's local sort with several exchange rounds: its last round run bucket by "
+                "bucket while the exchange travels (bucketed), or in the local sort (local)")
+      ->check(CLI::IsMember({"bucketed", "local"}))
+      ->capture_default_str();
   d->add_option("--merge-oversampling", o.merge_oversampling,
                 "the received runs' merge: every this many samples a splitter")
       ->check(CLI::Range(1, 1024))

@@ -4,6 +4,8 @@
 #include <warpsort/distributed.cuh>
 #include <warpsort/key_types.hpp>
 
+#include <algorithm>
+
 namespace warpsort::distributed {
 
 namespace {
@@ -142,8 +144,13 @@ std::size_t required_capacity(std::size_t total, int ranks, int rank, const opti
                       " of " + std::to_string(ranks));
   const std::size_t share = detail::balanced_prefix(rank + 1, ranks, total) -
                             detail::balanced_prefix(rank, ranks, total);
-  const std::size_t stride = detail::sample_stride(total, ranks, o.oversampling);
-  const std::size_t bound = detail::bucket_bound(share, stride, detail::sequences_bound(ranks));
+  // the larger of the two cuts' bounds: which one a call takes depends on every rank's count
+  std::size_t bound = 0;
+  for (const bool bucketed : {false, true}) {
+    const std::size_t sequences = detail::cut_sequences_bound(ranks, bucketed);
+    const std::size_t stride = detail::sample_stride(total, ranks, o.oversampling, sequences);
+    bound = std::max(bound, detail::bucket_bound(share, stride, sequences));
+  }
   return bound < total ? bound : total;
 }
 

@@ -313,6 +313,7 @@ TEST(Distributed, LargeInputsMergeManyGroupsAndStayBalanced) {
       distributed::options o;
       o.exchange_parts = case_index % 2 == 0 ? 3 : 0;
       o.merge_runs = case_index % 3 == 0 ? 16 : 64;  // fewer local sequences, a longer local sort
+      o.bucket_last_round = true;                     // used where the exchange has rounds
       // CUB's sorts as the local sort: one run a rank
       o.local_sort = case_index % 5 != 4 ? distributed::local_algorithm::warpsort
                      : P == 2            ? distributed::local_algorithm::cub_radix
@@ -330,8 +331,46 @@ TEST(Distributed, LargeInputsMergeManyGroupsAndStayBalanced) {
         EXPECT_LE(static_cast<double>(r.result.count), 1.05 * static_cast<double>(per)) << label;
         // the library's choice at 2^22 keys a rank is one round
         EXPECT_EQ(r.result.exchange_rounds, o.exchange_parts == 0 ? 1u : 3u) << label;
+        // with several rounds, warpsort's last local round runs bucket by bucket
+        EXPECT_EQ(r.result.last_round_bucketed,
+                  o.exchange_parts == 3 && o.local_sort == distributed::local_algorithm::warpsort)
+            << label;
       }
     }
+}
+
+TEST(Distributed, BucketedLastRoundOnAnyRanksAndCounts) {
+  WARPSORT_REQUIRE_GPU();
+  // The local sort's last round run bucket by bucket while the exchange travels (with two or
+  // more exchange rounds): a rank whose local sort has rounds runs its last one so, a rank
+  // with too few keys for a round (or none) sends its sequences as they are, in the same call;
+  // the output is the reference's either way, and with the option off too.
+  static const std::size_t sizes[] = {600000, 70000, 5000, 0};  // rounds, maybe, none, no keys
+  for (int P : {1, 2, 3, 4, 8})
+    for (const std::string dist : {"uniform", "all_equal", "eight_distinct", "sorted"})
+      for (int parts : {2, 4})
+        for (bool bucket : {true, false}) {
+          if (!bucket && dist != "uniform") continue;
+          std::vector<std::size_t> counts;
+          for (int r = 0; r < P; ++r) counts.push_back(sizes[(r + parts / 2) % 4]);
+          distributed::options o;
+          o.exchange_parts = parts;
+          o.merge_runs = parts == 2 ? 64 : 8;  // 64: 70000 keys leave no round; 8: one round
+          o.bucket_last_round = bucket;
+          const auto inputs = make_inputs<std::uint32_t, less<std::uint32_t>>(
+              dist, counts, 11 + static_cast<std::uint64_t>(P));
+          const auto runs = sort_on_threads<std::uint32_t, less<std::uint32_t>>(inputs, o);
+          const std::string label = "P " + std::to_string(P) + " " + dist + " parts " +
+                                    std::to_string(parts) + (bucket ? " bucketed" : " local");
+          expect_sorted_whole<std::uint32_t, less<std::uint32_t>>(inputs, runs, o, label);
+          for (int r = 0; r < P; ++r) {
+            if (runs[r].error) continue;  // reported above
+            const bool rounds = counts[r] == sizes[0];
+            if (rounds || counts[r] <= sizes[2])
+              EXPECT_EQ(runs[r].result.last_round_bucketed, bucket && P > 1 && rounds)
+                  << label << ": rank " << r << " of " << counts[r] << " keys";
+          }
+        }
 }
 
 TEST(Distributed, EveryRankRefusesBadInputAlike) {
@@ -583,6 +622,7 @@ void fuzz_case_on_threads(const warpsort::cli::dist_fuzz_case& c, int P, const s
     static const int merge_runs[] = {64, 16, 4, 1};  // the local sort leaving 64 / P down to 1
     o.merge_runs = merge_runs[c.total / 4 % 4];
     o.local_sort = local_sort;
+    o.bucket_last_round = c.seed / 4 % 2 == 0;  // used where a rank's local sort has rounds
     const auto inputs = make_inputs<Key, Comp>(dist, counts, c.seed);
     const auto runs = sort_on_threads<Key, Comp>(inputs, o);
     expect_sorted_whole<Key, Comp>(inputs, runs, o, label);

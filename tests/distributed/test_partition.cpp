@@ -25,15 +25,17 @@ namespace ws = warpsort::stages;
 using keys_t = std::vector<std::uint64_t>;
 
 /// What each rank receives: the model of steps 1-3 of the distributed sort. Each rank's keys
-/// are cut into local_sequences(P) sequences, each sorted (the local sort's output); samples
-/// sit at global positions, P K - 1 splitters after the nearest sample cut every sequence by
-/// (key, sequence, position) into P K buckets, and rank q receives buckets qK..qK+K-1. Each
-/// part's size is checked against its own bound.
+/// are cut into local_sequences(P) sequences, each sorted (the local sort's output), or, with
+/// `ways` > 1 (the bucketed last round), into `ways` times as many, the sequences before the
+/// last local round; samples sit at global positions, P K - 1 splitters after the nearest
+/// sample cut every sequence by (key, sequence, position) into P K buckets, and rank q receives
+/// buckets qK..qK+K-1. Each part's size is checked against its own bound.
 std::vector<keys_t> split_model(std::vector<keys_t> ranks, int oversampling, bool rebalance,
                                 std::vector<std::size_t>* received_bound = nullptr,
-                                std::size_t parts = 1) {
+                                std::size_t parts = 1, std::size_t ways = 1) {
   const int P = static_cast<int>(ranks.size());
-  const std::size_t S = static_cast<std::size_t>(wd::local_sequences(P));
+  const bool bucketed = ways > 1;
+  const std::size_t S = static_cast<std::size_t>(wd::local_sequences(P)) * ways;
   std::vector<std::size_t> counts, seq_keys, first_sequence{0};
   for (auto& r : ranks) {
     const std::size_t L = r.empty() ? 1 : (r.size() + S - 1) / S;
@@ -43,10 +45,11 @@ std::vector<keys_t> split_model(std::vector<keys_t> ranks, int oversampling, boo
     seq_keys.push_back(L);
     first_sequence.push_back(first_sequence.back() + (r.size() + L - 1) / L);
   }
-  EXPECT_LE(first_sequence.back(), wd::sequences_bound(P));
+  const std::size_t cut = wd::cut_sequences_bound(P, bucketed);
+  EXPECT_LE(first_sequence.back(), cut);
   const std::vector<std::size_t> offsets = wd::prefix(counts);
   const std::size_t N = offsets.back();
-  const std::size_t stride = wd::sample_stride(N, P, oversampling);
+  const std::size_t stride = wd::sample_stride(N, P, oversampling, cut);
   std::vector<wd::sample> samples;
   for (int r = 0; r < P; ++r) {
     const std::size_t s = wd::samples_of_rank(offsets[r], counts[r], stride);
@@ -92,10 +95,10 @@ std::vector<keys_t> split_model(std::vector<keys_t> ranks, int oversampling, boo
     received_bound->clear();
     for (int q = 0; q < P; ++q) {
       const std::size_t share = ends[q + 1] - ends[q];
-      received_bound->push_back(wd::bucket_bound(share, stride, wd::sequences_bound(P)));
+      received_bound->push_back(wd::bucket_bound(share, stride, cut));
       for (std::size_t k = 0; k < parts; ++k)
         EXPECT_LE(bucket_keys[q * parts + k],
-                  wd::bucket_bound((share + parts - 1) / parts, stride, wd::sequences_bound(P)))
+                  wd::bucket_bound((share + parts - 1) / parts, stride, cut))
             << "rank " << q << " part " << k << " of " << parts;
     }
   }
@@ -148,15 +151,18 @@ TEST(DistributedPartition, EveryKeyOnceInOrderWithinTheBound) {
           if (uneven)
             for (auto& c : counts) c = rng() % 3 == 0 ? 0 : rng() % (2 * per + 2);
           for (bool rebalance : {false, true})
-            for (std::size_t parts : {std::size_t{1}, std::size_t{3}}) {
-              const auto in = make_ranks(dist, counts, rng());
-              std::vector<std::size_t> bound;
-              const auto out = split_model(in, 64, rebalance, &bound, parts);
-              check_split(in, out, bound,
-                          "P " + std::to_string(P) + " " + dist + " per " + std::to_string(per) +
-                              (uneven ? " uneven" : "") + (rebalance ? " rebalance" : "") +
-                              " parts " + std::to_string(parts));
-            }
+            for (std::size_t parts : {std::size_t{1}, std::size_t{3}})
+              for (std::size_t ways : {std::size_t{1}, std::size_t{16}}) {
+                if (ways > 1 && (rebalance || parts == 1)) continue;  // as the library buckets
+                const auto in = make_ranks(dist, counts, rng());
+                std::vector<std::size_t> bound;
+                const auto out = split_model(in, 64, rebalance, &bound, parts, ways);
+                check_split(in, out, bound,
+                            "P " + std::to_string(P) + " " + dist + " per " +
+                                std::to_string(per) + (uneven ? " uneven" : "") +
+                                (rebalance ? " rebalance" : "") + " parts " +
+                                std::to_string(parts) + " ways " + std::to_string(ways));
+              }
         }
       }
 }
@@ -168,13 +174,15 @@ TEST(DistributedPartition, LargestRankWithinFivePercentOfTheMeanOnEveryDistribut
                                    "reverse_by_rank"}) {
       const std::size_t per = 200000 / static_cast<std::size_t>(P);
       const auto in = make_ranks(dist, std::vector<std::size_t>(P, per), 11);
-      std::vector<std::size_t> bound;
-      const auto out = split_model(in, 64, false, &bound, 4);
-      std::size_t largest = 0;
-      for (const auto& o : out) largest = std::max(largest, o.size());
-      EXPECT_LE(static_cast<double>(largest), 1.05 * static_cast<double>(per))
-          << "P " << P << " " << dist;
-      check_split(in, out, bound, dist);
+      for (std::size_t ways : {std::size_t{1}, std::size_t{16}}) {  // the bucketed cut too
+        std::vector<std::size_t> bound;
+        const auto out = split_model(in, 64, false, &bound, 4, ways);
+        std::size_t largest = 0;
+        for (const auto& o : out) largest = std::max(largest, o.size());
+        EXPECT_LE(static_cast<double>(largest), 1.05 * static_cast<double>(per))
+            << "P " << P << " " << dist << " ways " << ways;
+        check_split(in, out, bound, dist + " ways " + std::to_string(ways));
+      }
     }
 }
 
@@ -251,6 +259,12 @@ TEST(DistributedPartition, SampleArithmetic) {
   const std::size_t N = std::size_t{1} << 34, share = N / 8;
   const std::size_t b = wd::bucket_bound(share, wd::sample_stride(N, 8, 64), wd::sequences_bound(8));
   EXPECT_LE(static_cast<double>(b), 1.032 * static_cast<double>(share));
+  // the bucketed cut: most_runs times the sequences, as many times the samples, the same bound
+  EXPECT_EQ(wd::cut_sequences_bound(8, false), wd::sequences_bound(8));
+  EXPECT_EQ(wd::cut_sequences_bound(8, true), wd::sequences_bound(8) * wd::most_runs);
+  const std::size_t fine = wd::cut_sequences_bound(8, true);
+  const std::size_t bf = wd::bucket_bound(share, wd::sample_stride(N, 8, 64, fine), fine);
+  EXPECT_LE(static_cast<double>(bf), 1.032 * static_cast<double>(share));
 }
 
 }  // namespace

@@ -54,15 +54,27 @@ WARPSORT_HD std::size_t sequences_bound(int ranks) {
   return static_cast<std::size_t>(ranks) * static_cast<std::size_t>(local_sequences(ranks));
 }
 
+/// Sequences the splitters cut, over all ranks, at most: the local sort's, or, where its last
+/// round runs bucket by bucket during the exchange (`bucketed`), the sequences before that
+/// round, at most most_runs (a round's widest set) to each of the local sort's.
+WARPSORT_HD std::size_t cut_sequences_bound(int ranks, bool bucketed) {
+  return sequences_bound(ranks) * (bucketed ? static_cast<std::size_t>(most_runs) : 1);
+}
+
 /// Sampling by global position: the ranks' keys, in rank order, are one sequence of N keys;
 /// every key at a global position g - 1, 2g - 1, ... is sampled, g = ceil(N / samples) with
-/// samples = oversampling x P x sequences_bound(P). Each sample then stands for g keys of its
-/// sorted sequence, whatever the ranks' counts, and a splitter taken from the sorted samples
-/// misses its target by less than one stride in each sequence.
-WARPSORT_HD std::size_t sample_stride(std::size_t total, int ranks, int oversampling) {
+/// samples = oversampling x P x `sequences` (the sequences cut, cut_sequences_bound). Each
+/// sample then stands for g keys of its sorted sequence, whatever the ranks' counts, and a
+/// splitter taken from the sorted samples misses its target by less than one stride in each
+/// sequence.
+WARPSORT_HD std::size_t sample_stride(std::size_t total, int ranks, int oversampling,
+                                      std::size_t sequences) {
   const std::size_t samples = static_cast<std::size_t>(oversampling) *
-                              static_cast<std::size_t>(ranks) * sequences_bound(ranks);
+                              static_cast<std::size_t>(ranks) * sequences;
   return total == 0 ? 1 : max_size(ceil_div(total, samples), 1);
+}
+WARPSORT_HD std::size_t sample_stride(std::size_t total, int ranks, int oversampling) {
+  return sample_stride(total, ranks, oversampling, sequences_bound(ranks));
 }
 
 /// Samples of a rank whose keys are the global positions [offset, offset + n): the multiples

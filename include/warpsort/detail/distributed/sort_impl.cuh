@@ -157,6 +157,159 @@ __global__ void copy_pieces_kernel(copy_list<Bits> list) {
   }
 }
 
+// The last local round run bucket by bucket (local_plan::bucketed): its step 3 splits every
+// set into groups as the local sort would, and a group that straddles a bucket's edge is merged
+// as two sub-groups, one in each bucket. Every (set, bucket) piece, a final sequence's piece,
+// is then merged on its own, straight to where its send (or, the rank's own, its run among the
+// received ones) starts. A group's and a bucket's cuts are both cuts of this rank's keys in one
+// order (key, then position), so the one's cut of every sequence lies on the same side of the
+// other's: their intersection is the piece between the later starts and the earlier ends.
+
+/// starts[c (buckets + 1) + b]: where bucket b starts in cut sequence c (counts: this rank's
+/// rows of the splitters' table).
+template <class Count>
+__global__ void bucket_starts_kernel(const Count* counts, std::size_t sequences,
+                                     std::size_t buckets, std::size_t* starts) {
+  const std::size_t c = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c >= sequences) return;
+  std::size_t at = 0;
+  for (std::size_t b = 0; b < buckets; ++b) {
+    starts[c * (buckets + 1) + b] = at;
+    at += static_cast<std::size_t>(counts[c * buckets + b]);
+  }
+  starts[c * (buckets + 1) + buckets] = at;
+}
+
+/// Where one part's pieces lie: entry t = set P + peer, bucket peer K + part.
+struct bucket_part {
+  std::size_t peers, parts, part, buckets;
+  WARPSORT_HD std::size_t bucket(std::size_t t) const { return (t % peers) * parts + part; }
+};
+
+/// One block, a thread an entry (sets x peers <= most_runs): first_group[t], the first group of
+/// set t / P that meets its bucket; first_sub[t], the sub-groups before entry t (first_sub[entries]:
+/// all of them). A group starts in the set's output at group_offsets[g] - set_begin.
+template <class Count>
+__global__ void plan_bucket_groups_kernel(stages::round_shape r, const std::size_t* group_offsets,
+                                          const std::size_t* starts, bucket_part part,
+                                          std::size_t* first_group, std::size_t* first_sub) {
+  __shared__ std::size_t count[most_runs];
+  const std::size_t t = threadIdx.x, entries = r.sets * part.peers;
+  if (t < entries) {
+    const std::size_t set = t / part.peers, b = part.bucket(t);
+    const std::size_t first_seq = set * r.set_sequences, ways = r.sequences_in(set);
+    std::size_t lo = 0, hi = 0;  // the bucket's piece of the set's merged output
+    for (std::size_t c = 0; c < ways; ++c) {
+      lo += starts[(first_seq + c) * (part.buckets + 1) + b];
+      hi += starts[(first_seq + c) * (part.buckets + 1) + b + 1];
+    }
+    const std::size_t g0 = r.first_group(set), base = r.set_begin(set);
+    const auto last_starting = [&](auto before) {  // the last group j whose start is before(x)
+      std::size_t a = 0, z = r.groups_of(set) - 1;
+      while (a < z) {
+        const std::size_t mid = (a + z + 1) / 2;
+        if (before(group_offsets[g0 + mid] - base)) a = mid;
+        else z = mid - 1;
+      }
+      return a;
+    };
+    const std::size_t j0 = last_starting([&](std::size_t x) { return x <= lo; });
+    const std::size_t j1 = last_starting([&](std::size_t x) { return x < hi; });
+    first_group[t] = g0 + j0;
+    count[t] = hi > lo ? j1 - j0 + 1 : 0;
+  }
+  __syncthreads();
+  if (t == 0) {
+    std::size_t at = 0;
+    for (std::size_t e = 0; e < entries; ++e) {
+      first_sub[e] = at;
+      at += count[e];
+    }
+    first_sub[entries] = at;
+  }
+}
+
+/// Where entry t's piece is merged to.
+template <class Bits>
+struct bucket_targets {
+  Bits* at[most_runs];
+};
+
+/// Where a sub-group's pieces are, worked out once by one thread and kept in shared memory
+/// (after the merge's), out of the merge's registers.
+template <class Bits>
+struct sub_group {
+  const std::size_t* begin_cuts;  // the group's starting cuts (null: the set's start)
+  const std::size_t* end_cuts;    // its ending cuts (null: the set's end)
+  const std::size_t* edges;       // where the bucket starts in the set's first sequence
+  const Bits* first_sequence;
+  Bits* out;
+  std::size_t group, first_seq;
+  int ways;
+};
+
+/// Shared memory of merge_bucket_groups_kernel: the merge's, then the sub-group's place.
+template <class Bits>
+WARPSORT_HD std::size_t sub_group_at(int capacity, std::size_t set_sequences) {
+  const std::size_t merge = static_cast<std::size_t>(
+      stages::merge_sets_shape<Bits>(capacity, static_cast<int>(set_sequences)).smem_bytes);
+  return (merge + 15) / 16 * 16;
+}
+
+/// A block merges sub-groups x = blockIdx.x, + gridDim.x, ... of the part (as many blocks as
+/// fit the GPU at once: the count is on the device).
+template <class Bits>
+__global__ void __maxnreg__(stages::thread_merge_max_registers<Bits>())
+    merge_bucket_groups_kernel(const Bits* src, stages::round_shape r, int capacity,
+                               const std::size_t* cuts, const std::size_t* starts,
+                               bucket_part part, const std::size_t* first_group,
+                               const std::size_t* first_sub, bucket_targets<Bits> targets) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  sub_group<Bits>& at =
+      *reinterpret_cast<sub_group<Bits>*>(smem + sub_group_at<Bits>(capacity, r.set_sequences));
+  const std::size_t entries = r.sets * part.peers, subs = first_sub[entries];
+  const std::size_t edge_stride = part.buckets + 1;
+  for (std::size_t x = blockIdx.x; x < subs; x += gridDim.x) {
+    if (threadIdx.x == 0) {
+      std::size_t t = 0;
+      while (t + 1 < entries && first_sub[t + 1] <= x) ++t;
+      const std::size_t set = t / part.peers, g = first_group[t] + (x - first_sub[t]);
+      const std::size_t j = g - r.first_group(set);
+      at.group = g;
+      at.first_seq = set * r.set_sequences;
+      at.ways = static_cast<int>(r.sequences_in(set));
+      at.begin_cuts = j == 0 ? nullptr : cuts + (g - 1) * r.set_sequences;
+      at.end_cuts = j + 1 == r.groups_of(set) ? nullptr : cuts + g * r.set_sequences;
+      at.edges = starts + at.first_seq * edge_stride + part.bucket(t);
+      at.first_sequence = src + at.first_seq * r.seq_len;
+      at.out = targets.at[t];
+    }
+    __syncthreads();
+    const auto piece_begin = [&](int i) {
+      return max_size(at.begin_cuts ? at.begin_cuts[i] : 0, at.edges[i * edge_stride]);
+    };
+    const auto piece_end = [&](int i) {
+      const std::size_t cut =
+          at.end_cuts ? at.end_cuts[i] : r.sequence_keys(at.first_seq + static_cast<std::size_t>(i));
+      return max_size(piece_begin(i), min_size(cut, at.edges[i * edge_stride + 1]));
+    };
+    if (threadIdx.x < policy::warp_threads) {  // the keys of the bucket's piece before it
+      std::size_t before = 0;
+      for (int i = static_cast<int>(threadIdx.x); i < at.ways; i += policy::warp_threads)
+        before += piece_begin(i) - at.edges[i * edge_stride];
+      before = stages::warp_sum(before);
+      __syncwarp();
+      if (threadIdx.x == 0) at.out += before;
+    }
+    stages::merge_pieces_on_chip<Bits>(
+        smem, capacity, static_cast<int>(r.set_sequences), at.ways,
+        [&](int i) { return at.first_sequence + static_cast<std::size_t>(i) * r.seq_len + piece_begin(i); },
+        [&](int i) { return static_cast<int>(piece_end(i) - piece_begin(i)); },
+        [&] { return at.out; }, at.group, less<Bits>{});
+    __syncthreads();  // the next sub-group reuses the shared memory
+  }
+}
+
 /// One stream-ordered allocation, freed when it goes out of scope (on the stream).
 class stream_allocation {
  public:
@@ -307,16 +460,22 @@ std::size_t sort_whole_bytes(local_algorithm algorithm, bool in_place, std::size
 /// Where a rank's local sort leaves its keys: `sequences` sorted sequences of `sequence_keys`
 /// keys each (the last shorter), after step 1 and the rounds of `plan` (version 5 stopped short
 /// of its last round, which the receivers run). `whole`: a single-GPU sort by `algorithm`, one
-/// sequence (pairs, policies other than version 5, and CUB's sorts).
+/// sequence (pairs, policies other than version 5, and CUB's sorts). `bucketed`: the plan's
+/// last round is run during the exchange, bucket by bucket; the local sort then leaves the
+/// `cut_sequences` sequences of `cut_keys` keys before it, `ways` of them merging into each
+/// of the `sequences` (otherwise the splitters cut the `sequences` themselves, ways = 1).
 struct local_plan {
   std::size_t n = 0, sequence_keys = 1, sequences = 0;
   bool whole = false;
   local_algorithm algorithm = local_algorithm::warpsort;
   sort_plan plan;
+  bool bucketed = false;
+  std::size_t cut_keys = 1, cut_sequences = 0, ways = 1;
+  int rounds_run() const { return plan.round_count - (bucketed ? 1 : 0); }
 };
 
-inline local_plan plan_local(std::size_t n, int ranks, const policy& p, bool pairs, int runs,
-                             local_algorithm algorithm) {
+inline local_plan plan_sequences(std::size_t n, int ranks, const policy& p, bool pairs, int runs,
+                                 local_algorithm algorithm) {
   local_plan lp;
   lp.n = n;
   lp.algorithm = algorithm;
@@ -346,8 +505,24 @@ inline local_plan plan_local(std::size_t n, int ranks, const policy& p, bool pai
   return lp;
 }
 
-/// Step 1 and the plan's rounds, ping-ponging between keys and spare and ending in spare
-/// (keys is overwritten); or the whole single-GPU sort of keys into spare.
+inline local_plan plan_local(std::size_t n, int ranks, const policy& p, bool pairs, int runs,
+                             local_algorithm algorithm, bool bucketed = false) {
+  local_plan lp = plan_sequences(n, ranks, p, pairs, runs, algorithm);
+  lp.cut_keys = lp.sequence_keys;
+  lp.cut_sequences = lp.sequences;
+  if (bucketed && !lp.whole && lp.plan.round_count > 0) {
+    lp.bucketed = true;
+    const merge_round& last = lp.plan.rounds[lp.plan.round_count - 1];
+    lp.ways = last.set_sequences;
+    lp.cut_keys = last.sequence_keys;
+    lp.cut_sequences = ceil_div(n, lp.cut_keys);
+  }
+  return lp;
+}
+
+/// Step 1 and the plan's rounds (but a bucketed last round), ping-ponging between keys and
+/// spare and ending in spare (keys is overwritten); or the whole single-GPU sort of keys into
+/// spare.
 template <class Bits, class Value>
 void sort_into_sequences(Bits* keys, Bits* spare, const Value* values, Value* spare_values,
                          const local_plan& lp, void* temp, std::size_t temp_bytes,
@@ -360,10 +535,10 @@ void sort_into_sequences(Bits* keys, Bits* spare, const Value* values, Value* sp
   }
   if constexpr (!has_values<Value>) {
     const less<Bits> comp{};
-    const int passes = 1 + lp.plan.round_count;
+    const int passes = 1 + lp.rounds_run();
     const auto target = [&](int pass) { return (passes - 1 - pass) % 2 == 0 ? spare : keys; };
     stages::sort_chunks(keys, target(0), lp.n, comp, local, stream);
-    for (int r = 0; r < lp.plan.round_count; ++r) {
+    for (int r = 0; r < lp.rounds_run(); ++r) {
       const stages::split_layout layout = stages::split_sets<Bits, less<Bits>>(
           target(r), lp.n, lp.plan.rounds[r], temp, temp_bytes, comp, local, stream);
       stages::merge_sets<Bits, less<Bits>>(target(r), target(r + 1), lp.n, lp.plan.rounds[r],
@@ -377,7 +552,7 @@ template <class Bits, class Value>
 std::size_t local_sort_bytes(const local_plan& lp, const policy& local) {
   if (lp.whole) return sort_whole_bytes<Bits, Value>(lp.algorithm, false, lp.n, local);
   std::size_t bytes = 0;
-  for (int r = 0; r < lp.plan.round_count; ++r)
+  for (int r = 0; r < lp.rounds_run(); ++r)
     bytes = std::max(bytes, stages::split_sets_temp_bytes<Bits, less<Bits>>(lp.plan.rounds[r]));
   return bytes;
 }
@@ -480,6 +655,12 @@ struct work_buffers {
   std::size_t packed_half = 0;
   void* temp = nullptr;
   std::size_t temp_bytes = 0;
+  // the bucketed last round: its step 3, where buckets start in its sequences, a part's groups
+  void* last_split = nullptr;
+  std::size_t last_split_bytes = 0;
+  std::size_t* bucket_starts = nullptr;
+  std::size_t* first_group = nullptr;
+  std::size_t* first_sub = nullptr;
 };
 
 /// What a rank needs: its capacity in keys, and device memory beyond its keys.
@@ -501,9 +682,10 @@ work_buffers<Bits, Value> lay_out_work(stages::temp_carver& c, const local_plan&
   const std::size_t slack = receive_slack<Bits, Value>(need.parts, need.ranks);
   w.received = c.take<Bits>(need.receive_bound + slack);
   w.received_values = c.take<unsigned char>((need.receive_bound + slack) * vbytes);
-  // keys in several sequences are packed before they are sent, one piece a peer; with one
-  // round the caller's buffer holds them (free until the merge), else two halves alternate
-  if (!has_values<Value> && lp.sequences > 1 && need.parts > 1) {
+  // keys in several sequences are packed before they are sent, one piece a peer (or merged
+  // there by the bucketed last round); with one round the caller's buffer holds them (free
+  // until the merge), else two halves alternate
+  if (!has_values<Value> && (lp.sequences > 1 || lp.bucketed) && need.parts > 1) {
     w.packed_half = stages::ceil_div(std::min(lp.n, need.part_bound *
                                                         static_cast<std::size_t>(need.ranks - 1)) +
                                          static_cast<std::size_t>(need.ranks) * aligned_words<Bits>,
@@ -514,6 +696,15 @@ work_buffers<Bits, Value> lay_out_work(stages::temp_carver& c, const local_plan&
   w.temp_bytes = std::max(local_sort_bytes<Bits, Value>(lp, local),
                           receive_bytes<Bits, Value>(need.part_bound, runs, o, local));
   w.temp = c.take_bytes(w.temp_bytes);
+  if (lp.bucketed) {  // apart from temp: the receivers' merges run between the round's parts
+    w.last_split_bytes =
+        stages::split_sets_temp_bytes<Bits, less<Bits>>(lp.plan.rounds[lp.plan.round_count - 1]);
+    w.last_split = c.take_bytes(w.last_split_bytes);
+    w.bucket_starts = c.take<std::size_t>(lp.cut_sequences *
+                                          (need.parts * static_cast<std::size_t>(need.ranks) + 1));
+    w.first_group = c.take<std::size_t>(most_runs);
+    w.first_sub = c.take<std::size_t>(most_runs + 1);
+  }
   return w;
 }
 
@@ -522,17 +713,17 @@ work_buffers<Bits, Value> lay_out_work(stages::temp_carver& c, const local_plan&
 template <class Bits, class Value>
 rank_needs needs_of(std::size_t n, std::size_t total, int ranks, int rank, const options& o,
                     const policy& local, const local_plan& lp, std::size_t runs,
-                    std::size_t parts) {
+                    std::size_t parts, bool bucketed) {
   rank_needs need{};
-  const std::size_t stride = sample_stride(total, ranks, o.oversampling);
+  const std::size_t cut = cut_sequences_bound(ranks, bucketed);
+  const std::size_t stride = sample_stride(total, ranks, o.oversampling, cut);
   const std::size_t share = o.rebalance ? n
                                         : balanced_prefix(rank + 1, ranks, total) -
                                               balanced_prefix(rank, ranks, total);
   need.parts = parts;
   need.ranks = ranks;
-  need.receive_bound = std::min(total, bucket_bound(share, stride, sequences_bound(ranks)));
-  need.part_bound = std::min(need.receive_bound,
-                             bucket_bound(ceil_div(share, parts), stride, sequences_bound(ranks)));
+  need.receive_bound = std::min(total, bucket_bound(share, stride, cut));
+  need.part_bound = std::min(need.receive_bound, bucket_bound(ceil_div(share, parts), stride, cut));
   need.capacity = o.rebalance ? n : std::max(n, need.receive_bound);  // the input, then the output
   if (has_values<Value> && std::max(n, need.receive_bound + receive_slack<Bits, Value>(parts, ranks)) >=
                                (std::size_t{1} << 32)) {
@@ -640,22 +831,34 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   for (std::size_t p = 0; p < P; ++p) counts[p] = all[p].n;
   const std::vector<std::size_t> offsets = prefix(counts);
   const std::size_t total = offsets[P];
-  // every rank's local plan: its sequences, numbered over all ranks in rank order
+  // the exchange's rounds, and with several, whether the last local round runs bucket by
+  // bucket during them (then the splitters cut the sequences before it): alike on every rank
+  std::size_t parts = exchange_parts(total, ranks, o);
+  const auto bucketing = [&](std::size_t k) {
+    return o.bucket_last_round && k > 1 && !has_values<Value> &&
+           o.local_sort == local_algorithm::warpsort && local.variant >= 5;
+  };
+  // every rank's local plan: its sequences, numbered over all ranks in rank order, and the
+  // sequences the splitters cut, numbered alike
   std::vector<local_plan> plans(P);
-  std::vector<std::size_t> first_sequence(P + 1, 0);
-  for (std::size_t p = 0; p < P; ++p) {
-    plans[p] = plan_local(counts[p], ranks, local, has_values<Value>, o.merge_runs, o.local_sort);
-    first_sequence[p + 1] = first_sequence[p] + plans[p].sequences;
-  }
+  std::vector<std::size_t> first_sequence(P + 1, 0), first_cut(P + 1, 0);
+  const auto plan_all = [&](bool bucketed) {
+    for (std::size_t p = 0; p < P; ++p) {
+      plans[p] = plan_local(counts[p], ranks, local, has_values<Value>, o.merge_runs, o.local_sort,
+                            bucketed);
+      first_sequence[p + 1] = first_sequence[p] + plans[p].sequences;
+      first_cut[p + 1] = first_cut[p] + plans[p].cut_sequences;
+    }
+  };
+  plan_all(bucketing(parts));
   const std::size_t runs = first_sequence[P];  // what every rank merges: <= sequences_bound(P)
   // every rank's needs; the exchange in fewer rounds where the pipelined plan's buffers do not
   // fit every rank
-  std::size_t parts = exchange_parts(total, ranks, o);
   const auto needs_with = [&](std::size_t k) {
     std::vector<rank_needs> v(P);
     for (std::size_t p = 0; p < P; ++p)
       v[p] = needs_of<Bits, Value>(counts[p], total, ranks, static_cast<int>(p), o, local,
-                                   plans[p], runs, k);
+                                   plans[p], runs, k, bucketing(k));
     return v;
   };
   std::vector<rank_needs> needs = needs_with(parts);
@@ -663,9 +866,11 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     for (std::size_t p = 0; p < P; ++p)
       if (needs[p].temp_bytes > all[p].free_bytes) {
         parts = 1;
+        plan_all(bucketing(parts));
         needs = needs_with(parts);
         break;
       }
+  const bool bucketed = bucketing(parts);
   result.exchange_rounds = total == 0 || ranks == 1 ? 0 : parts;
   std::string refused;
   for (int p = 0; p < ranks; ++p) {
@@ -728,9 +933,11 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   const local_plan& lp = plans[mine_at];
   const rank_needs& need = needs[mine_at];
   const std::size_t buckets = P * parts;
-  std::size_t rows = 1;
-  for (const local_plan& q : plans) rows = std::max(rows, q.sequences);
-  const std::size_t stride = sample_stride(total, ranks, o.oversampling);
+  result.last_round_bucketed = lp.bucketed;
+  std::size_t rows = 1;  // the most sequences a rank's splitters cut
+  for (const local_plan& q : plans) rows = std::max(rows, q.cut_sequences);
+  const std::size_t stride =
+      sample_stride(total, ranks, o.oversampling, cut_sequences_bound(ranks, bucketed));
   std::size_t slots = 0, m = 0;
   for (std::size_t p = 0; p < P; ++p) {
     const std::size_t s = samples_of_rank(offsets[p], counts[p], stride);
@@ -784,7 +991,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   if (slots > 0) {
     take_samples_kernel<<<static_cast<unsigned>(stages::ceil_div(slots, threads)), threads, 0,
                           stream>>>(sorted, offsets[mine_at], stride, my_samples, slots,
-                                    lp.sequence_keys, first_sequence[mine_at], a.my_samples);
+                                    lp.cut_keys, first_cut[mine_at], a.my_samples);
     WARPSORT_CHECK_LAUNCH();
     t.all_gather(a.my_samples, a.samples, slots * sizeof(sample), stream);
     std::size_t bytes = cub_bytes;
@@ -796,8 +1003,8 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   for (std::size_t q = 0; q <= P; ++q)
     ends.at[q] = o.rebalance ? offsets[q] : balanced_prefix(static_cast<int>(q), ranks, total);
   cut_sequences_kernel<<<static_cast<unsigned>(stages::ceil_div(rows * buckets, threads)), threads,
-                         0, stream>>>(sorted, allocated ? n : 0, lp.sequence_keys,
-                                      allocated ? lp.sequences : 0, first_sequence[mine_at], rows,
+                         0, stream>>>(sorted, allocated ? n : 0, lp.cut_keys,
+                                      allocated ? lp.cut_sequences : 0, first_cut[mine_at], rows,
                                       a.samples, m, stride, ends, parts, buckets,
                                       allocated ? 0 : 1, a.my_counts);
   WARPSORT_CHECK_LAUNCH();
@@ -825,9 +1032,18 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
                              " (every rank stops here, before keys move; its keys are as they were, "
                              "in another order)");
   }
-  // piece (p, i, b): keys of rank p's sequence i in bucket b (rank b / parts, part b % parts)
+  // piece (p, i, b): keys of rank p's sequence i in bucket b (rank b / parts, part b % parts),
+  // the sum of its cut sequences' (a bucketed last round merges them into it)
+  std::size_t most_sequences = 0;
+  for (const local_plan& q : plans) most_sequences = std::max(most_sequences, q.sequences);
+  std::vector<std::size_t> pieces(P * most_sequences * buckets, 0);
+  for (std::size_t p = 0; p < P; ++p)
+    for (std::size_t c = 0; c < plans[p].cut_sequences; ++c)
+      for (std::size_t b = 0; b < buckets; ++b)
+        pieces[(p * most_sequences + c / plans[p].ways) * buckets + b] +=
+            matrix[p * row_words + c * buckets + b];
   const auto piece = [&](std::size_t p, std::size_t i, std::size_t b) -> std::size_t {
-    return matrix[p * row_words + i * buckets + b];
+    return pieces[(p * most_sequences + i) * buckets + b];
   };
   for (std::size_t p = 0; p < P; ++p)
     for (std::size_t i = 0; i < plans[p].sequences; ++i)
@@ -854,12 +1070,13 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   for (std::size_t i = 0; i < lp.sequences; ++i)
     for (std::size_t b = 0, at = 0; b < buckets; at += piece(mine_at, i, b), ++b)
       sent_before[i * buckets + b] = at;
-  // Keys in several sequences are packed, one piece a peer; a single sequence's pieces are
-  // contiguous already. A rank's own pieces stay where they are and are merged from there
-  // (keys), or are copied among the received runs (pairs, which re-sort them together; and
-  // rebalancing, which merges into the spare buffer that holds them).
-  const bool pack = !has_values<Value> && lp.sequences > 1;
-  const bool own_in_place = !has_values<Value> && !o.rebalance;
+  // Keys in several sequences are packed, one piece a peer (or merged there by the bucketed
+  // last round); a single sequence's pieces are contiguous already. A rank's own pieces stay
+  // where they are and are merged from there (keys), or are copied (or merged) among the
+  // received runs (pairs, which re-sort them together; rebalancing, which merges into the
+  // spare buffer that holds them; and the bucketed last round).
+  const bool pack = !has_values<Value> && (lp.sequences > 1 || lp.bucketed);
+  const bool own_in_place = !has_values<Value> && !o.rebalance && !lp.bucketed;
   // each part's runs, (rank, sequence) in order, and the storage merging them takes: the
   // storage allocated was for the most any part may hold; a smaller part's may differ
   std::vector<std::vector<std::size_t>> part_runs(parts);
@@ -896,36 +1113,45 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   // every peer's piece starts aligned where it is received (and, keys, where it is sent)
   const std::size_t align = receive_align<Bits, Value>();
   const auto aligned = [&](std::size_t words) { return stages::ceil_div(words, align) * align; };
-  std::size_t part_start = 0;    // where part k starts in the output
-  std::size_t receive_end = 0;   // where the received keys end
-  for (std::size_t k = 0; k < parts; ++k) {
-    const std::size_t part_received = receive_end;  // where part k starts in the received keys
+  // every part's pieces: what it sends and receives, where its runs are, and how its sent
+  // pieces are made (packing copies, or the bucketed round's merge targets)
+  struct part_exchange {
     std::vector<transport::send_piece> sends;
     std::vector<transport::receive_piece> receives;
+    stages::run_sources<Bits> sources{};
+    std::size_t received_at = 0, received_end = 0;  // the part's range of the received keys
+    copy_list<Bits> copies;
+    bucket_targets<Bits> targets{};
+  };
+  std::vector<part_exchange> plan_of(parts);
+  std::size_t receive_end = 0;  // where the received keys end
+  for (std::size_t k = 0; k < parts; ++k) {
+    part_exchange& e = plan_of[k];
+    e.received_at = receive_end;
     // the receiving side: one piece from every rank (its sequences' pieces, adjacent), at the
     // runs' places in the part
-    stages::run_sources<Bits> sources{};
-    std::size_t own_at = part_received;  // where this rank's own runs go among them
+    std::size_t own_at = e.received_at;  // where this rank's own runs go among them
     for (int with_values = 0; with_values < (has_values<Value> ? 2 : 1); ++with_values) {
       const std::size_t unit = with_values ? vbytes : sizeof(Bits);
       auto* to = with_values ? w.received_values : reinterpret_cast<unsigned char*>(w.received);
-      std::size_t at = part_received, run = 0;
+      std::size_t at = e.received_at, run = 0;
       for (std::size_t p = 0; p < P; ++p) {
         std::size_t from_p = 0;
         at = aligned(at);
         if (p == mine_at) own_at = at;
         for (std::size_t i = 0; i < plans[p].sequences; ++i, ++run) {
           const std::size_t len = piece(p, i, mine_at * parts + k);
-          sources.at[run] = p == mine_at && own_in_place ? own_piece(i, mine_at * parts + k)
-                                                         : w.received + at + from_p;
+          e.sources.at[run] = p == mine_at && own_in_place ? own_piece(i, mine_at * parts + k)
+                                                           : w.received + at + from_p;
           from_p += len;
         }
         if (!(p == mine_at && (own_in_place || pack)))
-          receives.push_back({static_cast<int>(p), to + at * unit, from_p * unit});
+          e.receives.push_back({static_cast<int>(p), to + at * unit, from_p * unit});
         at += from_p;
       }
       receive_end = at;
     }
+    e.received_end = receive_end;
     // the sending side
     if (pack) {
       Bits* const half = parts > 1 ? w.packed + (k % 2) * w.packed_half : keys;
@@ -940,39 +1166,35 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
         }
         if (padded > capacity) send_align = 1;
       }
-      copy_list<Bits> copies;
       std::size_t packed = 0;
-      const auto copy = [&](const Bits* from, Bits* to, std::size_t len) {
-        copies.from[copies.count] = from;
-        copies.to[copies.count] = to;
-        copies.end[copies.count + 1] = copies.end[copies.count] + len;
-        copies.first_block[copies.count + 1] =
-            copies.first_block[copies.count] + stages::ceil_div(len, copy_list<Bits>::block_words);
-        ++copies.count;
+      // piece (i, q) of the part goes to `to`: merged there, or copied from sequence i
+      const auto place = [&](std::size_t i, std::size_t q, Bits* to) {
+        const std::size_t b = q * parts + k, len = piece(mine_at, i, b);
+        if (lp.bucketed) {
+          e.targets.at[i * P + q] = to;
+        } else if (len > 0) {
+          copy_list<Bits>& c = e.copies;
+          c.from[c.count] = own_piece(i, b);
+          c.to[c.count] = to;
+          c.end[c.count + 1] = c.end[c.count] + len;
+          c.first_block[c.count + 1] =
+              c.first_block[c.count] + stages::ceil_div(len, copy_list<Bits>::block_words);
+          ++c.count;
+        }
+        return len;
       };
       for (std::size_t q = 0; q < P; ++q) {
-        const std::size_t b = q * parts + k;
         if (q == mine_at) {
           if (own_in_place) continue;
-          for (std::size_t i = 0, at = own_at; i < lp.sequences; at += piece(mine_at, i, b), ++i)
-            if (piece(mine_at, i, b) > 0) copy(own_piece(i, b), w.received + at, piece(mine_at, i, b));
+          for (std::size_t i = 0, at = own_at; i < lp.sequences; ++i)
+            at += place(i, q, w.received + at);
           continue;
         }
         std::size_t to_q = 0;
         packed = stages::ceil_div(packed, send_align) * send_align;
-        for (std::size_t i = 0; i < lp.sequences; ++i) {
-          const std::size_t len = piece(mine_at, i, b);
-          if (len == 0) continue;
-          copy(own_piece(i, b), half + packed + to_q, len);
-          to_q += len;
-        }
-        sends.push_back({static_cast<int>(q), half + packed, to_q * sizeof(Bits)});
+        for (std::size_t i = 0; i < lp.sequences; ++i) to_q += place(i, q, half + packed + to_q);
+        e.sends.push_back({static_cast<int>(q), half + packed, to_q * sizeof(Bits)});
         packed += to_q;
-      }
-      if (copies.count > 0) {
-        copy_pieces_kernel<Bits><<<static_cast<unsigned>(copies.first_block[copies.count]),
-                                   threads, 0, side.get()>>>(copies);
-        WARPSORT_CHECK_LAUNCH();
       }
     } else {
       for (int with_values = 0; with_values < (has_values<Value> ? 2 : 1); ++with_values) {
@@ -983,36 +1205,109 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
           if (q == mine_at && own_in_place) continue;
           const std::size_t b = q * parts + k;
           const std::size_t len = lp.sequences == 0 ? 0 : piece(mine_at, 0, b);
-          sends.push_back({static_cast<int>(q),
-                           from + (lp.sequences == 0 ? 0 : sent_before[b]) * unit, len * unit});
+          e.sends.push_back({static_cast<int>(q),
+                             from + (lp.sequences == 0 ? 0 : sent_before[b]) * unit, len * unit});
         }
       }
     }
-    t.exchange(sends, receives, side.get());
+  }
+  // the bucketed last round: its step 3 once, over the sequences before it
+  stages::round_shape last_shape{};
+  stages::split_layout last_layout{};
+  unsigned last_grid = 0;
+  stages::thread_block_shape last_block{};
+  if (lp.bucketed) {
+    const merge_round& m = lp.plan.rounds[lp.plan.round_count - 1];
+    last_layout = stages::split_sets<Bits, less<Bits>>(w.spare, n, m, w.last_split,
+                                                       w.last_split_bytes, less<Bits>{}, local,
+                                                       stream);
+    last_shape = stages::shape_of(n, m, local);
+    bucket_starts_kernel<std::uint64_t>
+        <<<static_cast<unsigned>(stages::ceil_div(lp.cut_sequences, threads)), threads, 0,
+           stream>>>(a.my_counts, lp.cut_sequences, buckets, w.bucket_starts);
+    WARPSORT_CHECK_LAUNCH();
+    last_block = stages::merge_sets_shape<Bits>(local.group_capacity,
+                                                static_cast<int>(m.set_sequences));
+    last_block.smem_bytes =
+        sub_group_at<Bits>(local.group_capacity, m.set_sequences) + sizeof(sub_group<Bits>);
+    stages::allow_dynamic_smem(merge_bucket_groups_kernel<Bits>, last_block.smem_bytes);
+    int device = 0, sms = 0, per_sm = 0;
+    WARPSORT_CUDA_CHECK(cudaGetDevice(&device));
+    WARPSORT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    WARPSORT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, merge_bucket_groups_kernel<Bits>, last_block.threads, last_block.smem_bytes));
+    // a part's sub-groups: at most every group, and one more a (sequence, peer) piece
+    const std::size_t most_subs = m.groups + lp.sequences * P;
+    last_grid = static_cast<unsigned>(
+        std::max<std::size_t>(1, std::min<std::size_t>(most_subs, static_cast<std::size_t>(sms) *
+                                                                      std::max(per_sm, 1))));
+  }
+  // part k's sent pieces made (packed on the side stream; merged on this one, the side
+  // stream then waiting for them) and sent; `arrived[k]` marks its exchange done
+  std::vector<cudaEvent_t> arrived(parts, nullptr);
+  struct event_list {
+    std::vector<cudaEvent_t>& events;
+    ~event_list() {
+      for (cudaEvent_t& e : events)
+        if (e) (void)cudaEventDestroy(e);
+    }
+  } arrived_owner{arrived};
+  for (cudaEvent_t& e : arrived)
+    WARPSORT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  const auto send_part = [&](std::size_t k) {
+    const part_exchange& e = plan_of[k];
+    if (lp.bucketed) {
+      const bucket_part part{P, parts, k, buckets};
+      plan_bucket_groups_kernel<std::uint64_t><<<1, most_runs, 0, stream>>>(
+          last_shape, last_layout.group_offsets, w.bucket_starts, part, w.first_group,
+          w.first_sub);
+      WARPSORT_CHECK_LAUNCH();
+      merge_bucket_groups_kernel<Bits><<<last_grid, last_block.threads, last_block.smem_bytes,
+                                         stream>>>(w.spare, last_shape, local.group_capacity,
+                                                   last_layout.cuts, w.bucket_starts, part,
+                                                   w.first_group, w.first_sub, e.targets);
+      WARPSORT_CHECK_LAUNCH();
+      side_stream::order(stream, side.get());
+    } else if (e.copies.count > 0) {
+      copy_pieces_kernel<Bits><<<static_cast<unsigned>(e.copies.first_block[e.copies.count]),
+                                 threads, 0, side.get()>>>(e.copies);
+      WARPSORT_CHECK_LAUNCH();
+    }
+    t.exchange(e.sends, e.receives, side.get());
     if (k + 1 == parts) events.mark_on(3, side.get());
-    side_stream::order(side.get(), stream);
+    WARPSORT_CUDA_CHECK(cudaEventRecord(arrived[k], side.get()));
+  };
+  // Two parts are made and sent ahead of the merges: part k + 2 once part k has arrived
+  // (it reuses part k's half of the send buffer), before part k is merged, so that with the
+  // bucketed round the exchange is fed first and part k + 1 travels while this stream merges.
+  std::size_t part_start = 0;  // where part k starts in the output
+  for (std::size_t k = 0; k < std::min<std::size_t>(parts, 2); ++k) send_part(k);
+  for (std::size_t k = 0; k < parts; ++k) {
+    WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(stream, arrived[k], 0));
+    if (k + 2 < parts) send_part(k + 2);
+    const part_exchange& e = plan_of[k];
     std::size_t part_keys = 0;
     for (std::size_t len : part_runs[k]) part_keys += len;
     if constexpr (merges_items<Bits, Value>) {
       // the items of the part's received range, gaps between the aligned pieces included (no
       // run reads them); an item's place is its offset in that range
-      const std::size_t span = receive_end - part_received;
+      const std::size_t span = e.received_end - e.received_at;
       stages::temp_carver items(merge_temp);
       item_word* const items_in = items.take<item_word>(span);
       item_word* const items_out = items.take<item_word>(part_keys);
       const std::size_t item_merge_temp = merge_bytes - items.used();
       void* const merge_rest = items.take_bytes(item_merge_temp);
       const unsigned blocks = static_cast<unsigned>(stages::ceil_div(part_keys, threads));
-      const auto* received_values = reinterpret_cast<const Value*>(w.received_values) + part_received;
+      const auto* received_values = reinterpret_cast<const Value*>(w.received_values) + e.received_at;
       if (span > 0) {
         warpsort::detail::pack_words_kernel<Bits, Value, less<Bits>>
             <<<static_cast<unsigned>(stages::ceil_div(span, threads)), threads, 0, stream>>>(
-                w.received + part_received, received_values, items_in, nullptr, nullptr, span);
+                w.received + e.received_at, received_values, items_in, nullptr, nullptr, span);
         WARPSORT_CHECK_LAUNCH();
       }
       stages::run_sources<item_word> item_sources{};
       for (std::size_t r = 0; r < runs; ++r)
-        item_sources.at[r] = items_in + (sources.at[r] - (w.received + part_received));
+        item_sources.at[r] = items_in + (e.sources.at[r] - (w.received + e.received_at));
       const int capacity = item_capacity(local);
       stages::merge_runs<item_word>(
           item_sources, items_out,
@@ -1021,20 +1316,20 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
           capacity, merge_rest, item_merge_temp, stream);
       if (part_keys > 0) {
         warpsort::detail::unpack_words_kernel<Bits, Value, less<Bits>><<<blocks, threads, 0, stream>>>(
-            items_out, w.received + part_received, received_values, merged + part_start,
+            items_out, w.received + e.received_at, received_values, merged + part_start,
             reinterpret_cast<Value*>(merged_values) + part_start, part_keys);
         WARPSORT_CHECK_LAUNCH();
       }
     } else if constexpr (has_values<Value>) {
-      sort_locally<Bits, Value>(merge_temp, merge_bytes, w.received + part_received,
+      sort_locally<Bits, Value>(merge_temp, merge_bytes, w.received + e.received_at,
                                 merged + part_start,
-                                reinterpret_cast<const Value*>(w.received_values) + part_received,
+                                reinterpret_cast<const Value*>(w.received_values) + e.received_at,
                                 reinterpret_cast<Value*>(merged_values) + part_start, part_keys,
                                 stream, local);
     } else {
       const stages::runs_shape shape = stages::make_runs_shape(
           part_runs[k].data(), static_cast<int>(runs), local.group_capacity, o.merge_oversampling);
-      stages::merge_runs<Bits>(sources, merged + part_start, shape, local.group_capacity,
+      stages::merge_runs<Bits>(e.sources, merged + part_start, shape, local.group_capacity,
                                merge_temp, merge_bytes, stream);
     }
     part_start += part_keys;

@@ -5,13 +5,15 @@
 //   1. each rank sorts its keys into a few sorted sequences: step 1 and every round of version
 //      5 but the last, on the order's unsigned words (max_sequences / P sequences a rank, up to
 //      64 / P where that saves a round: plan_local; pairs, and policies other than version 5,
-//      run the whole single-GPU sort: one sequence);
+//      run the whole single-GPU sort: one sequence; with options::bucket_last_round and
+//      several exchange rounds, one round less: that round runs in step 3, bucket by bucket);
 //   2. splitters: ranks sample their sequences at global positions g - 1, 2g - 1, ...; the
 //      samples, (key, sequence, position), are gathered by all and sorted; P K - 1 splitters
 //      cut every sequence into P K buckets, K parts of each rank's share, and the counts are
 //      gathered (and read by the host: what moves, and the output counts the caller needs);
 //   3. exchange and merge, K rounds: round k sends every rank part k of its buckets (packed,
-//      one piece a peer; every piece aligned where it lands) on a second stream, and the
+//      or merged by the bucketed last round, one piece a peer; every piece aligned where it
+//      lands) on a second stream, and the
 //      receiver merges part k's runs (the last round of version 5, over runs; pairs of 32-bit
 //      words as packed (word, place) items, wider pairs re-sorted stably) while part k + 1
 //      travels;

@@ -13,10 +13,9 @@
 //      gathered (and read by the host: what moves, and the output counts the caller needs);
 //   3. exchange and merge, K rounds: round k sends every rank part k of its buckets (packed,
 //      or merged by the bucketed last round, one piece a peer; every piece aligned where it
-//      lands) on a second stream, and the
-//      receiver merges part k's runs (the last round of version 5, over runs; pairs of 32-bit
-//      words as packed (word, place) items, wider pairs re-sorted stably) while part k + 1
-//      travels;
+//      lands) on a second stream, and the receiver merges part k's runs (the last round of
+//      version 5, over runs; pairs of 32-bit words as packed (word, place) items, wider pairs
+//      re-sorted stably) while part k + 1 travels;
 //   4. optionally, an exchange of contiguous ranges rebalances the output to the input counts.
 // The host waits for a few bytes twice a call: the statuses, and the counts, which also carry
 // whether each rank's allocation succeeded, so every rank learns of a failure before keys move.
@@ -190,8 +189,9 @@ struct bucket_part {
 
 /// One block, a thread an entry (sets x peers <= most_runs): first_group[t], the first group of
 /// set t / P that meets its bucket; first_sub[t], the sub-groups before entry t (first_sub[entries]:
-/// all of them). A group starts in the set's output at group_offsets[g] - set_begin.
-template <class Count>
+/// all of them). A group starts in the set's output at group_offsets[g] - set_begin. (A template
+/// only so that this header defines it once however many units include it.)
+template <class Unused = void>
 __global__ void plan_bucket_groups_kernel(stages::round_shape r, const std::size_t* group_offsets,
                                           const std::size_t* starts, bucket_part part,
                                           std::size_t* first_group, std::size_t* first_sub) {
@@ -867,8 +867,8 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   if (parts > 1 && o.exchange_parts == 0)
     for (std::size_t p = 0; p < P; ++p)
       if (needs[p].temp_bytes > all[p].free_bytes) {
+        if (bucketing(parts)) plan_all(false);  // one round has no bucketed last round
         parts = 1;
-        plan_all(bucketing(parts));
         needs = needs_with(parts);
         break;
       }
@@ -1260,7 +1260,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     const part_exchange& e = plan_of[k];
     if (lp.bucketed) {
       const bucket_part part{P, parts, k, buckets};
-      plan_bucket_groups_kernel<std::uint64_t><<<1, most_runs, 0, stream>>>(
+      plan_bucket_groups_kernel<><<<1, most_runs, 0, stream>>>(
           last_shape, last_layout.group_offsets, w.bucket_starts, part, w.first_group,
           w.first_sub);
       WARPSORT_CHECK_LAUNCH();

@@ -39,6 +39,7 @@
 #include <cstddef>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -106,6 +107,13 @@ struct options {
   /// 2-3% (NCCL's copies and the merges share the SMs rather than overlap; docs/distributed.md).
   /// The same on every rank.
   bool bucket_last_round = false;
+  /// How the keys move: `automatic` copies them with copy engines straight into the peers'
+  /// receive arenas where the transport can (transport::peers: nccl_transport, when every rank
+  /// is a process of one host), so that no SM carries a byte and the merges run while later
+  /// parts travel; else the transport's exchange (NCCL's grouped send and receive). `transport`:
+  /// always the latter. The same on every rank.
+  enum class exchange_path { automatic, transport };
+  exchange_path exchange = exchange_path::automatic;
   /// Record CUDA events between the phases and wait for them (sort_result::times).
   bool timed = false;
   /// The local sort's tuning; null: warpsort's default for the key type.
@@ -143,6 +151,7 @@ struct sort_result {
   std::size_t temp_bytes = 0;            // device memory this rank allocated at most
   std::size_t exchange_rounds = 0;       // rounds the exchange ran in (options::exchange_parts)
   bool last_round_bucketed = false;      // this rank ran its last local round during the exchange
+  bool copy_engines = false;             // the keys moved by copy engines into the peers' arenas
   phase_times times;
   std::size_t keys_sent_to_others(int rank) const;
 };
@@ -157,12 +166,17 @@ std::size_t required_capacity(std::size_t total, int ranks, int rank, const opti
 class nccl_transport final : public transport {
  public:
   explicit nccl_transport(ncclComm_t comm);
+  ~nccl_transport() override;
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   void all_gather(const void* send, void* recv, std::size_t bytes, cudaStream_t stream) override;
   void exchange(const std::vector<send_piece>& sends, const std::vector<receive_piece>& receives,
                 cudaStream_t stream) override;
   void abort() noexcept override;
+  /// Receive arenas over CUDA IPC (one allocation a rank, kept until the transport is
+  /// destroyed: keep one transport for repeated sorts); direct copies where every rank is a
+  /// process of one host, else NCCL moves the keys into them.
+  peer_memory* peers() override;
   /// Polls the stream and the communicator's asynchronous error until both are done, or the
   /// deadline passes.
   void wait(cudaStream_t stream, const char* phase) override;
@@ -176,6 +190,7 @@ class nccl_transport final : public transport {
   /// Whether the communicator has finished its last call (throws nccl_error on its failure).
   bool idle();
   ncclComm_t comm_;
+  std::unique_ptr<peer_memory> peers_;
   int rank_ = 0, size_ = 1;
   bool aborted_ = false;
 };

@@ -110,6 +110,8 @@ distributed::options sort_options(rank_context& ctx, bool rebalance, bool timed)
   opts.merge_oversampling = ctx.o.merge_oversampling;
   opts.merge_runs = ctx.o.merge_runs;
   opts.bucket_last_round = ctx.o.last_round == "bucketed";
+  opts.exchange = ctx.o.exchange == "nccl" ? distributed::options::exchange_path::transport
+                                           : distributed::options::exchange_path::automatic;
   opts.local_sort = ctx.o.local == "cub_radix"   ? distributed::local_algorithm::cub_radix
                     : ctx.o.local == "cub_merge" ? distributed::local_algorithm::cub_merge
                                                  : distributed::local_algorithm::warpsort;
@@ -398,6 +400,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   std::vector<double> largest_over_mean;
   std::size_t sent_to_others = 0, exchange_rounds = 0;
   bool last_round_bucketed = false;  // this rank's (the others' alike but for uneven counts)
+  bool copy_engines = false;         // alike on every rank
   std::string failure;
   cudaEvent_t start, stop;
   WARPSORT_CUDA_CHECK(cudaEventCreate(&start));
@@ -479,6 +482,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
     sent_to_others = 0;
     exchange_rounds = r.exchange_rounds;
     last_round_bucketed = r.last_round_bucketed;
+    copy_engines = r.copy_engines;
     for (int p = 0; p < P; ++p) sent_to_others = std::max(sent_to_others, r.keys_sent_to_others(p));
   }
   WARPSORT_CUDA_CHECK(cudaEventDestroy(start));
@@ -568,6 +572,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   j["exchange_bytes_per_gpu"] = sent_to_others * pair_bytes;
   j["exchange_rounds"] = exchange_rounds;
   j["last_round"] = last_round_bucketed ? "bucketed" : "local";
+  j["exchange"] = copy_engines ? "copy_engines" : "nccl";
   j["exchange_gb_s_per_gpu"] = exchange_ms > 0 ? sent_to_others * pair_bytes / (exchange_ms * 1e6) : 0;
   j["nccl_alltoall_ms"] = alltoall_ms;
   j["nccl_alltoall_gb_s_per_gpu"] =
@@ -656,7 +661,7 @@ void write_results(const dist_options& o, const nlohmann::json& rows) {
   const std::vector<std::string> cols{
       "gpus", "type", "order", "distribution", "n", "rebalance", "values", "local", "generated_on", "reps", "ms",
       "keys_per_s", "local_sort_ms", "splitters_ms", "exchange_ms", "merge_ms", "rebalance_ms",
-      "largest_over_mean", "largest_over_mean_max", "exchange_rounds", "last_round", "exchange_bytes_per_gpu",
+      "largest_over_mean", "largest_over_mean_max", "exchange_rounds", "last_round", "exchange", "exchange_bytes_per_gpu",
       "exchange_gb_s_per_gpu", "nccl_alltoall_ms", "nccl_alltoall_gb_s_per_gpu", "single_gpu_ms",
       "speedup_vs_single_gpu", "validated"};
   std::ofstream csv(o.out + "/dist.csv");
@@ -927,7 +932,7 @@ int rank_body(rank_context& ctx, cudaStream_t stream) {
                                      : run_one<Key, Comp, void>(ctx, dist, total, stream, valid);
           if (o.rank != 0) continue;
           fmt::print("dist {} GPUs {}{} {}{} n={}: {:.3f} ms ({:.2f} Gkeys/s) | local {:.3f} split {:.3f} "
-                     "exchange {:.3f} ({} rounds{}, {:.0f} GB/s a GPU; NCCL all-to-all {:.0f}) merge {:.3f} "
+                     "exchange {:.3f} ({} rounds{}, {}, {:.0f} GB/s a GPU; NCCL all-to-all {:.0f}) merge {:.3f} "
                      "rebalance {:.3f} | largest/mean {:.4f} | one GPU {} | {}\n",
                      j["gpus"].get<int>(), j["type"].get<std::string>(),
                      o.values.empty() ? std::string() : " + " + o.values + " values",
@@ -936,6 +941,7 @@ int rank_body(rank_context& ctx, cudaStream_t stream) {
                      j["local_sort_ms"].get<double>(), j["splitters_ms"].get<double>(),
                      j["exchange_ms"].get<double>(), j["exchange_rounds"].get<std::size_t>(),
                      j["last_round"] == "bucketed" ? ", last round bucketed" : "",
+                     j["exchange"].get<std::string>(),
                      j["exchange_gb_s_per_gpu"].get<double>(),
                      j["nccl_alltoall_gb_s_per_gpu"].get<double>(), j["merge_ms"].get<double>(),
                      j["rebalance_ms"].get<double>(), j["largest_over_mean_max"].get<double>(),

@@ -170,6 +170,11 @@ CLI::App* add_dist_command(CLI::App& app, dist_options& o) {
                 "bucket while the exchange travels (bucketed), or in the local sort (local)")
       ->check(CLI::IsMember({"bucketed", "local"}))
       ->capture_default_str();
+  d->add_option("--exchange", o.exchange,
+                "how the keys move: copy engines straight into the peers' receive arenas where "
+                "every rank is a process of this host (auto), or NCCL's send and receive (nccl)")
+      ->check(CLI::IsMember({"auto", "nccl"}))
+      ->capture_default_str();
   d->add_option("--merge-oversampling", o.merge_oversampling,
                 "the received runs' merge: every this many samples a splitter")
       ->check(CLI::Range(1, 1024))

@@ -1,5 +1,7 @@
 // The distributed sort's library part: the NCCL transport, and sort_keys for every key type in
 // both orders, each mapped onto the sort of unsigned words (instantiated twice, 32 and 64 bits).
+#include "ipc_peer_memory.hpp"
+
 #include <warpsort/detail/distributed/sort_impl.cuh>
 #include <warpsort/distributed.cuh>
 #include <warpsort/key_types.hpp>
@@ -24,6 +26,15 @@ nccl_transport::nccl_transport(ncclComm_t comm) : comm_(comm) {
   if (comm == nullptr) throw input_error("warpsort::distributed: null NCCL communicator");
   WARPSORT_NCCL_CHECK(ncclCommUserRank(comm, &rank_));
   WARPSORT_NCCL_CHECK(ncclCommCount(comm, &size_));
+}
+
+nccl_transport::~nccl_transport() {
+  if (aborted_) peers_.release();  // its peers are gone with the communicator: leak, do not wait
+}
+
+peer_memory* nccl_transport::peers() {
+  if (!peers_) peers_ = std::make_unique<detail::ipc_peer_memory>(*this);
+  return peers_.get();
 }
 
 void nccl_transport::settle(const char* phase) { poll_until([&] { return idle(); }, phase); }

@@ -48,12 +48,26 @@ struct rank_run {
   std::exception_ptr error;
 };
 
+/// How the keys move between the test's ranks: copied straight into the peers' arenas (the
+/// default where the transport has arenas), through the transport's exchange into the arenas,
+/// or through the transport's exchange into the sort's own buffers (a transport without them).
+enum class path { direct, transport_into_arenas, transport };
+const char* path_name(path how) {
+  return how == path::direct ? "direct" : how == path::transport ? "transport" : "transport_into_arenas";
+}
+distributed::options on_path(distributed::options o, path how) {
+  o.exchange = how == path::direct ? distributed::options::exchange_path::automatic
+                                   : distributed::options::exchange_path::transport;
+  return o;
+}
+
 /// Sorts `inputs` (one vector a rank) with P threads on one GPU; capacity per rank as given
 /// (0: required_capacity, or the input count when rebalancing).
 template <class Key, class Comp>
 std::vector<rank_run> sort_on_threads(const std::vector<std::vector<Key>>& inputs,
                                       const distributed::options& o,
-                                      std::vector<std::size_t> capacity = {}) {
+                                      std::vector<std::size_t> capacity = {},
+                                      path how = path::direct) {
   const int P = static_cast<int>(inputs.size());
   std::size_t total = 0;
   for (const auto& v : inputs) total += v.size();
@@ -77,10 +91,11 @@ std::vector<rank_run> sort_on_threads(const std::vector<std::vector<Key>>& input
         if (!inputs[r].empty())
           WARPSORT_CUDA_CHECK(cudaMemcpy(keys.get(), inputs[r].data(), inputs[r].size() * sizeof(Key),
                                          cudaMemcpyHostToDevice));
-        warpsort::testing::thread_transport t(group, r);
+        warpsort::testing::thread_transport t(group, r, how != path::transport);
         try {
           runs[r].result = distributed::sort_keys<Key, Comp>(keys.get(), inputs[r].size(),
-                                                             capacity[r], t, stream, Comp{}, o);
+                                                             capacity[r], t, stream, Comp{},
+                                                             on_path(o, how));
           WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
           runs[r].output.resize(runs[r].result.count * sizeof(Key));
           if (runs[r].result.count)
@@ -204,8 +219,9 @@ TYPED_TEST(DistributedKeys, AnyRanksEveryDistributionBothOrders) {
 template <class Key, class Value, class Comp>
 void expect_stable_pairs(int P, const std::string& dist, const std::vector<std::size_t>& counts,
                          bool rebalance, double timeout_seconds = 0, int exchange_parts = 0,
-                         distributed::local_algorithm local_sort = {}) {
+                         distributed::local_algorithm local_sort = {}, path how = path::direct) {
   distributed::options o;
+  o.exchange = on_path(o, how).exchange;
   o.rebalance = rebalance;
   o.timeout_seconds = timeout_seconds;
   o.exchange_parts = exchange_parts;
@@ -240,11 +256,14 @@ void expect_stable_pairs(int P, const std::string& dist, const std::vector<std::
           WARPSORT_CUDA_CHECK(cudaMemcpy(values.get(), index.data(), index.size() * sizeof(Value),
                                          cudaMemcpyHostToDevice));
         }
-        warpsort::testing::thread_transport t(group, r);
+        warpsort::testing::thread_transport t(group, r, how != path::transport);
         cudaStream_t stream;
         WARPSORT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
         const auto res = distributed::sort_pairs<Key, Value, Comp>(
             keys.get(), values.get(), inputs[r].size(), capacity[r], t, stream, Comp{}, o);
+        if (res.copy_engines != (how == path::direct && P > 1 && total > 0))
+          throw std::runtime_error(std::string("copy_engines is ") +
+                                   (res.copy_engines ? "set" : "unset") + " on path " + path_name(how));
         WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
         WARPSORT_CUDA_CHECK(cudaStreamDestroy(stream));
         out_keys[r] = warpsort::testing::to_host(keys.get(), res.count);
@@ -256,7 +275,7 @@ void expect_stable_pairs(int P, const std::string& dist, const std::vector<std::
     });
   for (auto& th : threads) th.join();
   const std::string label = "pairs P " + std::to_string(P) + " " + dist +
-                            (rebalance ? " rebalanced" : "");
+                            (rebalance ? " rebalanced" : "") + " path " + path_name(how);
   std::string failures;  // every rank's, so the first error is among them
   for (int r = 0; r < P; ++r)
     if (!errors[r].empty()) failures += "\n  rank " + std::to_string(r) + ": " + errors[r];
@@ -371,6 +390,114 @@ TEST(Distributed, BucketedLastRoundOnAnyRanksAndCounts) {
                   << label << ": rank " << r << " of " << counts[r] << " keys";
           }
         }
+}
+
+TEST(Distributed, EveryExchangePathGivesTheSameOutput) {
+  WARPSORT_REQUIRE_GPU();
+  // The keys copied straight into the peers' arenas (copy engines over NVLink between
+  // processes; plain device copies here), moved by the transport into the arenas, or by the
+  // transport into the sort's own buffers: the same output bit for bit, on every rank count,
+  // round count, local sort, and with rebalancing, the bucketed round, and a rank with no keys.
+  // A second sort on the same transports reuses and grows the arenas.
+  int case_index = 0;
+  for (int P : {2, 3, 5})
+    for (int parts : {1, 2, 4})
+      for (int variant = 0; variant < 4; ++variant) {
+        distributed::options o;
+        o.exchange_parts = parts;
+        o.rebalance = variant == 1;
+        o.bucket_last_round = variant == 2;
+        o.merge_runs = variant == 2 ? 8 : 64;
+        o.local_sort = variant == 3 ? distributed::local_algorithm::cub_radix
+                                    : distributed::local_algorithm::warpsort;
+        std::vector<std::size_t> counts;
+        for (int r = 0; r < P; ++r) counts.push_back(r == 1 ? 0 : 200000 + 77777 * static_cast<std::size_t>(r));
+        const auto inputs = make_inputs<std::uint32_t, less<std::uint32_t>>(
+            case_index % 2 ? "eight_distinct" : "uniform", counts, 40 + static_cast<std::uint64_t>(case_index));
+        ++case_index;
+        const std::string label = "P " + std::to_string(P) + " parts " + std::to_string(parts) +
+                                  " variant " + std::to_string(variant);
+        std::vector<std::vector<std::uint8_t>> first;
+        for (path how : {path::direct, path::transport_into_arenas, path::transport}) {
+          const auto runs = sort_on_threads<std::uint32_t, less<std::uint32_t>>(inputs, o, {}, how);
+          expect_sorted_whole<std::uint32_t, less<std::uint32_t>>(inputs, runs, o,
+                                                                  label + " path " + path_name(how));
+          if (::testing::Test::HasFailure()) return;
+          std::vector<std::vector<std::uint8_t>> outputs;
+          for (const auto& r : runs) {
+            outputs.push_back(r.output);
+            EXPECT_EQ(r.result.copy_engines, how == path::direct) << label << " " << path_name(how);
+          }
+          if (first.empty()) first = outputs;
+          else EXPECT_EQ(outputs, first) << label << ": path " << path_name(how) << " differs from direct";
+        }
+      }
+  for (int P : {2, 4})  // pairs, both value widths, keys of both widths
+    for (path how : {path::direct, path::transport_into_arenas, path::transport}) {
+      std::vector<std::size_t> counts(P, 90001);
+      expect_stable_pairs<std::uint32_t, std::uint64_t, less<std::uint32_t>>(P, "eight_distinct", counts,
+                                                                            false, 0, 3, {}, how);
+      expect_stable_pairs<double, std::uint32_t, greater<double>>(P, "uniform", counts, P == 4, 0, 2,
+                                                                 {}, how);
+    }
+}
+
+TEST(Distributed, ArenasAreKeptAndGrownAcrossCalls) {
+  WARPSORT_REQUIRE_GPU();
+  // One set of transports, three sorts: small, larger (every arena grows), small again (the
+  // arenas are reused as they are); every output the reference's.
+  using Key = std::uint64_t;
+  const int P = 3;
+  warpsort::testing::thread_group group(P);
+  const std::vector<std::size_t> sizes[] = {{1000, 20000, 5}, {300000, 0, 250000}, {7, 7, 7000}};
+  std::vector<std::vector<std::vector<Key>>> inputs;
+  for (std::size_t call = 0; call < 3; ++call)
+    inputs.push_back(make_inputs<Key, less<Key>>("uniform", sizes[call], 90 + call));
+  std::vector<std::vector<std::vector<Key>>> outputs(3, std::vector<std::vector<Key>>(P));
+  std::vector<std::vector<std::size_t>> arena_after(3, std::vector<std::size_t>(P));
+  std::vector<std::string> errors(P);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < P; ++r)
+    threads.emplace_back([&, r] {
+      try {
+        WARPSORT_CUDA_CHECK(cudaSetDevice(0));
+        warpsort::testing::thread_transport t(group, r);
+        cudaStream_t stream;
+        WARPSORT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+        for (std::size_t call = 0; call < 3; ++call) {
+          std::size_t total = 0;
+          for (auto n : sizes[call]) total += n;
+          const std::size_t n = sizes[call][static_cast<std::size_t>(r)];
+          const std::size_t cap = std::max(n, distributed::required_capacity(total, P, r));
+          warpsort::detail::device_buffer<Key> keys(std::max<std::size_t>(cap, 1));
+          if (n) WARPSORT_CUDA_CHECK(cudaMemcpy(keys.get(), inputs[call][static_cast<std::size_t>(r)].data(),
+                                                n * sizeof(Key), cudaMemcpyHostToDevice));
+          const auto res = distributed::sort_keys<Key>(keys.get(), n, cap, t, stream);
+          WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
+          outputs[call][static_cast<std::size_t>(r)] = warpsort::testing::to_host(keys.get(), res.count);
+          arena_after[call][static_cast<std::size_t>(r)] = t.peers()->arena_bytes();
+          if (!res.copy_engines) throw std::runtime_error("the keys did not move by direct copies");
+        }
+        WARPSORT_CUDA_CHECK(cudaStreamDestroy(stream));
+      } catch (const std::exception& e) {
+        errors[static_cast<std::size_t>(r)] = e.what();
+        group.abort();
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (int r = 0; r < P; ++r) ASSERT_EQ(errors[static_cast<std::size_t>(r)], "") << "rank " << r;
+  for (std::size_t call = 0; call < 3; ++call) {
+    std::vector<Key> all, got;
+    for (const auto& v : inputs[call]) all.insert(all.end(), v.begin(), v.end());
+    for (const auto& v : outputs[call]) got.insert(got.end(), v.begin(), v.end());
+    std::sort(all.begin(), all.end());
+    EXPECT_EQ(got, all) << "call " << call;
+  }
+  for (int r = 0; r < P; ++r) {
+    const std::size_t at = static_cast<std::size_t>(r);
+    EXPECT_GT(arena_after[1][at], arena_after[0][at]) << "rank " << r << ": the arena grew";
+    EXPECT_EQ(arena_after[2][at], arena_after[1][at]) << "rank " << r << ": the arena was kept";
+  }
 }
 
 TEST(Distributed, EveryRankRefusesBadInputAlike) {
@@ -608,12 +735,15 @@ void fuzz_case_on_threads(const warpsort::cli::dist_fuzz_case& c, int P, const s
       distributed::local_algorithm::warpsort, distributed::local_algorithm::cub_radix,
       distributed::local_algorithm::warpsort, distributed::local_algorithm::cub_merge};
   const distributed::local_algorithm local_sort = local_sorts[c.seed % 4];
+  // the keys copied into the peers' arenas, or moved by the transport into them or not
+  static const path paths[] = {path::direct, path::transport_into_arenas, path::transport};
+  const path how = paths[c.seed / 8 % 3];
   if (c.value_bytes == 4) {
     expect_stable_pairs<Key, std::uint32_t, Comp>(P, dist, counts, c.rebalance, timeout, parts,
-                                                  local_sort);
+                                                  local_sort, how);
   } else if (c.value_bytes == 8) {
     expect_stable_pairs<Key, std::uint64_t, Comp>(P, dist, counts, c.rebalance, timeout, parts,
-                                                  local_sort);
+                                                  local_sort, how);
   } else {
     distributed::options o;
     o.rebalance = c.rebalance;
@@ -624,8 +754,8 @@ void fuzz_case_on_threads(const warpsort::cli::dist_fuzz_case& c, int P, const s
     o.local_sort = local_sort;
     o.bucket_last_round = c.seed / 4 % 2 == 0;  // used where a rank's local sort has rounds
     const auto inputs = make_inputs<Key, Comp>(dist, counts, c.seed);
-    const auto runs = sort_on_threads<Key, Comp>(inputs, o);
-    expect_sorted_whole<Key, Comp>(inputs, runs, o, label);
+    const auto runs = sort_on_threads<Key, Comp>(inputs, o, {}, how);
+    expect_sorted_whole<Key, Comp>(inputs, runs, o, label + " path " + path_name(how));
   }
 }
 

@@ -20,17 +20,25 @@ namespace warpsort::testing {
 class thread_group {
  public:
   explicit thread_group(int ranks)
-      : ranks_(ranks), sends_(ranks), ready_(ranks), done_(ranks) {
+      : ranks_(ranks), sends_(ranks), ready_(ranks), done_(ranks), arenas_(ranks, nullptr),
+        arena_sizes_(ranks, 0), arena_failed_(ranks, 0), released_(ranks),
+        sent_(static_cast<std::size_t>(ranks) * distributed::peer_memory::most_parts) {
     for (int p = 0; p < ranks; ++p) {
       WARPSORT_CUDA_CHECK(cudaEventCreateWithFlags(&ready_[p], cudaEventDisableTiming));
       WARPSORT_CUDA_CHECK(cudaEventCreateWithFlags(&done_[p], cudaEventDisableTiming));
+      WARPSORT_CUDA_CHECK(cudaEventCreateWithFlags(&released_[p], cudaEventDisableTiming));
     }
+    for (cudaEvent_t& e : sent_) WARPSORT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
   }
   ~thread_group() {
+    (void)cudaDeviceSynchronize();
     for (int p = 0; p < ranks_; ++p) {
       cudaEventDestroy(ready_[p]);
       cudaEventDestroy(done_[p]);
+      cudaEventDestroy(released_[p]);
+      if (arenas_[p]) cudaFree(arenas_[p]);
     }
+    for (cudaEvent_t e : sent_) cudaEventDestroy(e);
   }
   int ranks() const { return ranks_; }
 
@@ -104,6 +112,44 @@ class thread_group {
     barrier(me, until, phase);  // every rank has queued its waits: the events and tables may be reused
   }
 
+  /// The ranks' receive arenas (peer_memory within this process: plain device copies).
+  distributed::peer_memory::arenas reserve(int me, const std::vector<std::size_t>& bytes,
+                                           cudaStream_t stream,
+                                           const distributed::detail::deadline& until,
+                                           const char* phase) {
+    const std::size_t r = static_cast<std::size_t>(me);
+    if (release_pending_[r]) WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(stream, released_[r], 0));
+    if (bytes[r] > arena_sizes_[r]) {
+      // the arena's last readers and writers are behind the agreement this call began with
+      if (arenas_[r]) WARPSORT_CUDA_CHECK(cudaFree(arenas_[r]));
+      arenas_[r] = nullptr;
+      arena_sizes_[r] = 0;
+      void* p = nullptr;
+      arena_failed_[r] = cudaMalloc(&p, bytes[r]) != cudaSuccess;
+      if (arena_failed_[r]) (void)cudaGetLastError();
+      else {
+        arenas_[r] = static_cast<unsigned char*>(p);
+        arena_sizes_[r] = bytes[r];
+      }
+    }
+    barrier(me, until, phase);  // every arena is in place; none changes before the next call
+    distributed::peer_memory::arenas out;
+    out.at = arenas_;
+    out.direct = true;
+    for (int p = 0; p < ranks_; ++p)
+      if (arena_failed_[static_cast<std::size_t>(p)]) out.failed.push_back(p);
+    return out;
+  }
+  std::size_t arena_bytes(int me) const { return arena_sizes_[static_cast<std::size_t>(me)]; }
+  cudaEvent_t sent(int rank, int part) const {
+    return sent_[static_cast<std::size_t>(rank) * distributed::peer_memory::most_parts +
+                 static_cast<std::size_t>(part)];
+  }
+  void release_after(int me, cudaStream_t stream) {
+    WARPSORT_CUDA_CHECK(cudaEventRecord(released_[static_cast<std::size_t>(me)], stream));
+    release_pending_[static_cast<std::size_t>(me)] = 1;
+  }
+
  private:
   int ranks_;
   std::mutex mutex_;
@@ -113,11 +159,20 @@ class thread_group {
   bool aborted_ = false;
   std::vector<std::vector<send_piece>> sends_;
   std::vector<cudaEvent_t> ready_, done_;
+  std::vector<unsigned char*> arenas_;
+  std::vector<std::size_t> arena_sizes_;
+  std::vector<char> arena_failed_;
+  std::vector<cudaEvent_t> released_;
+  std::vector<char> release_pending_ = std::vector<char>(static_cast<std::size_t>(ranks_), 0);
+  std::vector<cudaEvent_t> sent_;
 };
 
 class thread_transport final : public distributed::transport {
  public:
-  thread_transport(thread_group& group, int rank) : group_(group), rank_(rank) {}
+  /// with_arenas: offer peer_memory (the sort then copies into the ranks' arenas directly);
+  /// without, the received keys are the sort's own and every piece moves through exchange().
+  thread_transport(thread_group& group, int rank, bool with_arenas = true)
+      : group_(group), rank_(rank), arenas_(*this), with_arenas_(with_arenas) {}
   int rank() const override { return rank_; }
   int size() const override { return group_.ranks(); }
   void all_gather(const void* send, void* recv, std::size_t bytes, cudaStream_t stream) override {
@@ -135,10 +190,28 @@ class thread_transport final : public distributed::transport {
     group_.exchange(rank_, sends, receives, stream, deadline_, phase());
   }
   void abort() noexcept override { group_.abort(); }
+  distributed::peer_memory* peers() override { return with_arenas_ ? &arenas_ : nullptr; }
 
  private:
+  class shared_arenas final : public distributed::peer_memory {
+   public:
+    explicit shared_arenas(thread_transport& t) : t_(t) {}
+    std::size_t arena_bytes() const override { return t_.group_.arena_bytes(t_.rank_); }
+    peer_memory::arenas reserve(const std::vector<std::size_t>& bytes, cudaStream_t stream,
+                                const char* phase) override {
+      return t_.group_.reserve(t_.rank_, bytes, stream, t_.deadline_, phase);
+    }
+    cudaEvent_t sent(int rank, int part) override { return t_.group_.sent(rank, part); }
+    void barrier(const char* phase) override { t_.group_.barrier(t_.rank_, t_.deadline_, phase); }
+    void release_after(cudaStream_t stream) override { t_.group_.release_after(t_.rank_, stream); }
+
+   private:
+    thread_transport& t_;
+  };
   thread_group& group_;
   int rank_;
+  shared_arenas arenas_;
+  bool with_arenas_;
 };
 
 }  // namespace warpsort::testing

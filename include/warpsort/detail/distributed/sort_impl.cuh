@@ -48,8 +48,10 @@ namespace warpsort::distributed::detail {
 /// What each rank tells every other before any work.
 struct rank_status {
   std::uint64_t n, capacity, free_bytes;
+  std::uint64_t arena;  // bytes its transport's receive arena holds now; no_arena: it has none
   std::int32_t code, pad;
 };
+constexpr std::uint64_t no_arena = ~std::uint64_t{0};
 enum status_code : std::int32_t { status_ok = 0, status_null_keys = 1, status_over_capacity = 2 };
 
 /// Every rank's end of output: rank q's buckets end at ends[q + 1] keys (P + 1 entries).
@@ -665,29 +667,59 @@ struct work_buffers {
   std::size_t* first_sub = nullptr;
 };
 
-/// What a rank needs: its capacity in keys, and device memory beyond its keys.
+/// What a rank needs: its capacity in keys, and device memory beyond its keys (temp_bytes
+/// allocated by the call; arena_bytes its receive arena holds, where the received keys are
+/// kept in the transport's arena: then not counted in temp_bytes).
 struct rank_needs {
   std::size_t receive_bound, part_bound, capacity, temp_bytes, parts;
   int ranks;
+  bool in_arena;
+  std::size_t arena_bytes;
 };
 
+/// The received keys' room: the receive bound and the aligned pieces' gaps.
+template <class Bits, class Value>
+std::size_t receive_slots(const rank_needs& need) {
+  return need.receive_bound + receive_slack<Bits, Value>(need.parts, need.ranks);
+}
+/// Where a rank's arena holds the received values: after the keys, 256-byte aligned.
+template <class Bits, class Value>
+std::size_t arena_values_at(const rank_needs& need) {
+  return stages::ceil_div(receive_slots<Bits, Value>(need) * sizeof(Bits), std::size_t{256}) * 256;
+}
+/// Whether `need` fits the free memory `s` reports (an arena that grows gives back what it
+/// held first; the packing the direct copies skip is counted: the refusal does not wait for
+/// the arenas).
+inline bool fits(const rank_needs& need, const rank_status& s) {
+  const std::size_t held = need.in_arena && s.arena != no_arena ? s.arena : 0;
+  const std::size_t more = need.arena_bytes > held ? need.arena_bytes - held : 0;
+  return need.temp_bytes <= s.free_bytes && more <= s.free_bytes - need.temp_bytes;
+}
+
+/// `direct`: the keys are copied into the peers' arenas straight from their sequences (nothing
+/// is packed but the bucketed round's merges); `arena`: this rank's, where need.in_arena.
 template <class Bits, class Value>
 work_buffers<Bits, Value> lay_out_work(stages::temp_carver& c, const local_plan& lp,
                                        const rank_needs& need, std::size_t runs,
-                                       const options& o, const policy& local) {
+                                       const options& o, const policy& local, bool direct,
+                                       unsigned char* arena) {
   constexpr std::size_t vbytes = value_bytes<Value>;
   // rebalancing merges into the spare buffer, once every key has been sent
   const std::size_t spare = o.rebalance ? std::max(lp.n, need.receive_bound) : lp.n;
   work_buffers<Bits, Value> w;
   w.spare = c.take<Bits>(spare);
   w.spare_values = c.take<unsigned char>(spare * vbytes);
-  const std::size_t slack = receive_slack<Bits, Value>(need.parts, need.ranks);
-  w.received = c.take<Bits>(need.receive_bound + slack);
-  w.received_values = c.take<unsigned char>((need.receive_bound + slack) * vbytes);
+  if (need.in_arena) {
+    w.received = reinterpret_cast<Bits*>(arena);
+    w.received_values = arena == nullptr ? nullptr : arena + arena_values_at<Bits, Value>(need);
+  } else {
+    w.received = c.take<Bits>(receive_slots<Bits, Value>(need));
+    w.received_values = c.take<unsigned char>(receive_slots<Bits, Value>(need) * vbytes);
+  }
   // keys in several sequences are packed before they are sent, one piece a peer (or merged
   // there by the bucketed last round); with one round the caller's buffer holds them (free
   // until the merge), else two halves alternate
-  if (!has_values<Value> && (lp.sequences > 1 || lp.bucketed) && need.parts > 1) {
+  if (!has_values<Value> && ((lp.sequences > 1 && !direct) || lp.bucketed) && need.parts > 1) {
     w.packed_half = stages::ceil_div(std::min(lp.n, need.part_bound *
                                                         static_cast<std::size_t>(need.ranks - 1)) +
                                          static_cast<std::size_t>(need.ranks) * aligned_words<Bits>,
@@ -715,8 +747,9 @@ work_buffers<Bits, Value> lay_out_work(stages::temp_carver& c, const local_plan&
 template <class Bits, class Value>
 rank_needs needs_of(std::size_t n, std::size_t total, int ranks, int rank, const options& o,
                     const policy& local, const local_plan& lp, std::size_t runs,
-                    std::size_t parts, bool bucketed) {
+                    std::size_t parts, bool bucketed, bool in_arena) {
   rank_needs need{};
+  need.in_arena = in_arena;
   const std::size_t cut = cut_sequences_bound(ranks, bucketed);
   const std::size_t stride = sample_stride(total, ranks, o.oversampling, cut);
   const std::size_t share = o.rebalance ? n
@@ -738,8 +771,11 @@ rank_needs needs_of(std::size_t n, std::size_t total, int ranks, int rank, const
     return need;
   }
   stages::temp_carver c(nullptr);
-  lay_out_work<Bits, Value>(c, lp, need, std::max<std::size_t>(runs, 1), o, p);
+  lay_out_work<Bits, Value>(c, lp, need, std::max<std::size_t>(runs, 1), o, p, false, nullptr);
   need.temp_bytes = c.used();
+  if (in_arena)
+    need.arena_bytes =
+        arena_values_at<Bits, Value>(need) + receive_slots<Bits, Value>(need) * value_bytes<Value>;
   return need;
 }
 
@@ -822,7 +858,9 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     throw cuda_error(cudaErrorMemoryAllocation,
                      "warpsort::distributed::sort_keys: no device memory for the status exchange");
   auto* statuses = static_cast<rank_status*>(status_block.get());
-  rank_status mine{n, capacity, allocatable_bytes(), status_ok, 0};
+  peer_memory* const peers = t.peers();
+  rank_status mine{n, capacity, allocatable_bytes(), peers ? peers->arena_bytes() : no_arena,
+                   status_ok, 0};
   if (n > 0 && (keys == nullptr || (has_values<Value> && values == nullptr)))
     mine.code = status_null_keys;
   else if (n > capacity) mine.code = status_over_capacity;
@@ -833,6 +871,9 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   for (std::size_t p = 0; p < P; ++p) counts[p] = all[p].n;
   const std::vector<std::size_t> offsets = prefix(counts);
   const std::size_t total = offsets[P];
+  // the received keys are kept in the transports' arenas where every rank's has one
+  bool in_arena = ranks > 1;
+  for (const rank_status& s : all) in_arena = in_arena && s.arena != no_arena;
   // the exchange's rounds, and with several, whether the last local round runs bucket by
   // bucket during them (then the splitters cut the sequences before it): alike on every rank
   std::size_t parts = exchange_parts(total, ranks, o);
@@ -860,13 +901,13 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     std::vector<rank_needs> v(P);
     for (std::size_t p = 0; p < P; ++p)
       v[p] = needs_of<Bits, Value>(counts[p], total, ranks, static_cast<int>(p), o, local,
-                                   plans[p], runs, k, bucketing(k));
+                                   plans[p], runs, k, bucketing(k), in_arena);
     return v;
   };
   std::vector<rank_needs> needs = needs_with(parts);
   if (parts > 1 && o.exchange_parts == 0)
     for (std::size_t p = 0; p < P; ++p)
-      if (needs[p].temp_bytes > all[p].free_bytes) {
+      if (!fits(needs[p], all[p])) {
         if (bucketing(parts)) plan_all(false);  // one round has no bucketed last round
         parts = 1;
         needs = needs_with(parts);
@@ -890,9 +931,13 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     else if (s.capacity < need.capacity)
       why = "capacity " + std::to_string(s.capacity) + " keys; the output may need " +
             std::to_string(need.capacity) + " (warpsort::distributed::required_capacity)";
-    else if (need.temp_bytes > s.free_bytes)
-      why = "needs " + std::to_string(need.temp_bytes) + " bytes of device memory beyond its keys, " +
-            std::to_string(s.free_bytes) + " are free";
+    else if (!fits(need, s))
+      why = "needs " + std::to_string(need.temp_bytes + need.arena_bytes) +
+            " bytes of device memory beyond its keys" +
+            (need.in_arena ? " (" + std::to_string(need.arena_bytes) + " of them its receive arena, which holds " +
+                                 std::to_string(s.arena) + " now)"
+                           : std::string()) +
+            ", " + std::to_string(s.free_bytes) + " are free";
     if (!why.empty()) refused += "\n  rank " + std::to_string(p) + ": " + why;
   }
   if (!refused.empty())
@@ -928,6 +973,25 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     finish();
     return result;
   }
+
+  // the receive arenas, grown where this call needs more: a failure on one rank is every
+  // rank's, before keys move
+  peer_memory::arenas arenas;
+  if (in_arena) {
+    std::vector<std::size_t> arena_bytes(P);
+    for (std::size_t p = 0; p < P; ++p) arena_bytes[p] = needs[p].arena_bytes;
+    arenas = peers->reserve(arena_bytes, stream, "agree");
+    if (!arenas.failed.empty()) {
+      std::string ranks_failed;
+      for (int p : arenas.failed) ranks_failed += (ranks_failed.empty() ? "" : ", ") + std::to_string(p);
+      throw agreed_failure(cudaErrorMemoryAllocation,
+                           "warpsort::distributed::sort_keys: allocating the receive arena failed "
+                           "on rank(s) " + ranks_failed + " (every rank stops here; no key moved)");
+    }
+  }
+  // the keys copied by copy engines into the peers' arenas, or moved by the transport
+  const bool direct = in_arena && arenas.direct && o.exchange == options::exchange_path::automatic;
+  result.copy_engines = direct;
 
   // 1. the local sort, into sorted sequences
   enter("local_sort");
@@ -971,11 +1035,13 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   const control_arrays a = lay_out_control(control_carver);
   // whether the work storage was allocated travels with the counts: every rank learns it there
   stages::temp_carver work_size(nullptr);
-  lay_out_work<Bits, Value>(work_size, lp, need, runs, o, local);
+  unsigned char* const arena = in_arena ? arenas.at[mine_at] : nullptr;
+  lay_out_work<Bits, Value>(work_size, lp, need, runs, o, local, direct, arena);
   stream_allocation work_block(work_size.used(), stream);
   const bool allocated = work_block.ok();
   stages::temp_carver work_carver(work_block.get());
-  const work_buffers<Bits, Value> w = lay_out_work<Bits, Value>(work_carver, lp, need, runs, o, local);
+  const work_buffers<Bits, Value> w =
+      lay_out_work<Bits, Value>(work_carver, lp, need, runs, o, local, direct, arena);
   result.temp_bytes = control_size.used() + work_size.used();
   auto* spare_values = reinterpret_cast<Value*>(w.spare_values);
   const Bits* sorted = allocated ? w.spare : keys;  // the sequences (unsorted if not allocated)
@@ -1115,47 +1181,91 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   // every peer's piece starts aligned where it is received (and, keys, where it is sent)
   const std::size_t align = receive_align<Bits, Value>();
   const auto aligned = [&](std::size_t words) { return stages::ceil_div(words, align) * align; };
+  // where rank q receives part k: rank p's pieces (its sequences', adjacent) start at
+  // [k (P + 1) + p] of the received keys, and the part ends at [k (P + 1) + P]; every rank
+  // computes it for every rank alike
+  const auto receive_layout = [&](std::size_t q) {
+    std::vector<std::size_t> start(parts * (P + 1));
+    std::size_t at = 0;
+    for (std::size_t k = 0; k < parts; ++k) {
+      for (std::size_t p = 0; p < P; ++p) {
+        at = aligned(at);
+        start[k * (P + 1) + p] = at;
+        for (std::size_t i = 0; i < plans[p].sequences; ++i) at += piece(p, i, q * parts + k);
+      }
+      start[k * (P + 1) + P] = at;
+    }
+    return start;
+  };
+  const std::vector<std::size_t> received_layout = receive_layout(mine_at);
+  // with direct copies, where this rank's pieces go in every rank's arena (keys; values after
+  // the keys' room)
+  std::vector<std::vector<std::size_t>> layouts(direct ? P : 0);
+  for (std::size_t q = 0; q < layouts.size(); ++q) layouts[q] = receive_layout(q);
+  const auto remote = [&](std::size_t q, std::size_t k, bool of_values) {
+    const std::size_t at = layouts[q][k * (P + 1) + mine_at];
+    return of_values ? arenas.at[q] + arena_values_at<Bits, Value>(needs[q]) + at * vbytes
+                     : arenas.at[q] + at * sizeof(Bits);
+  };
   // every part's pieces: what it sends and receives, where its runs are, and how its sent
   // pieces are made (packing copies, or the bucketed round's merge targets)
+  struct direct_copy {
+    void* to;
+    const void* from;
+    std::size_t bytes;
+  };
   struct part_exchange {
     std::vector<transport::send_piece> sends;
     std::vector<transport::receive_piece> receives;
+    std::vector<direct_copy> direct;  // with direct copies: into the peers' arenas
     stages::run_sources<Bits> sources{};
     std::size_t received_at = 0, received_end = 0;  // the part's range of the received keys
     copy_list<Bits> copies;
     bucket_targets<Bits> targets{};
   };
   std::vector<part_exchange> plan_of(parts);
-  std::size_t receive_end = 0;  // where the received keys end
   for (std::size_t k = 0; k < parts; ++k) {
     part_exchange& e = plan_of[k];
-    e.received_at = receive_end;
-    // the receiving side: one piece from every rank (its sequences' pieces, adjacent), at the
-    // runs' places in the part
-    std::size_t own_at = e.received_at;  // where this rank's own runs go among them
-    for (int with_values = 0; with_values < (has_values<Value> ? 2 : 1); ++with_values) {
-      const std::size_t unit = with_values ? vbytes : sizeof(Bits);
-      auto* to = with_values ? w.received_values : reinterpret_cast<unsigned char*>(w.received);
-      std::size_t at = e.received_at, run = 0;
-      for (std::size_t p = 0; p < P; ++p) {
-        std::size_t from_p = 0;
-        at = aligned(at);
-        if (p == mine_at) own_at = at;
-        for (std::size_t i = 0; i < plans[p].sequences; ++i, ++run) {
-          const std::size_t len = piece(p, i, mine_at * parts + k);
-          e.sources.at[run] = p == mine_at && own_in_place ? own_piece(i, mine_at * parts + k)
-                                                           : w.received + at + from_p;
-          from_p += len;
-        }
-        if (!(p == mine_at && (own_in_place || pack)))
-          e.receives.push_back({static_cast<int>(p), to + at * unit, from_p * unit});
-        at += from_p;
+    e.received_at = k == 0 ? 0 : received_layout[(k - 1) * (P + 1) + P];
+    e.received_end = received_layout[k * (P + 1) + P];
+    // the receiving side: one piece from every rank, at the runs' places in the part
+    const std::size_t own_at = received_layout[k * (P + 1) + mine_at];
+    for (std::size_t p = 0, run = 0; p < P; ++p) {
+      const std::size_t at = received_layout[k * (P + 1) + p];
+      std::size_t from_p = 0;
+      for (std::size_t i = 0; i < plans[p].sequences; ++i, ++run) {
+        const std::size_t len = piece(p, i, mine_at * parts + k);
+        e.sources.at[run] = p == mine_at && own_in_place ? own_piece(i, mine_at * parts + k)
+                                                         : w.received + at + from_p;
+        from_p += len;
       }
-      receive_end = at;
+      if (!direct && !(p == mine_at && (own_in_place || pack)))
+        for (int with_values = 0; with_values < (has_values<Value> ? 2 : 1); ++with_values) {
+          const std::size_t unit = with_values ? vbytes : sizeof(Bits);
+          auto* to = with_values ? w.received_values : reinterpret_cast<unsigned char*>(w.received);
+          e.receives.push_back({static_cast<int>(p), to + at * unit, from_p * unit});
+        }
     }
-    e.received_end = receive_end;
-    // the sending side
-    if (pack) {
+    // the sending side; direct copies go to the next rank first, so that at a time each rank
+    // is written by one other
+    if (direct && !lp.bucketed) {
+      for (std::size_t j = 1; j <= P; ++j) {
+        const std::size_t q = (mine_at + j) % P, b = q * parts + k;
+        if (q == mine_at && own_in_place) continue;
+        std::size_t to_q = 0;
+        for (std::size_t i = 0; i < lp.sequences; ++i) {  // each piece from its sequence
+          const std::size_t len = piece(mine_at, i, b);
+          if (len == 0) continue;
+          const std::size_t from = i * lp.sequence_keys + sent_before[i * buckets + b];
+          e.direct.push_back({remote(q, k, false) + to_q * sizeof(Bits), w.spare + from,
+                              len * sizeof(Bits)});
+          if constexpr (has_values<Value>)
+            e.direct.push_back(
+                {remote(q, k, true) + to_q * vbytes, w.spare_values + from * vbytes, len * vbytes});
+          to_q += len;
+        }
+      }
+    } else if (pack) {
       Bits* const half = parts > 1 ? w.packed + (k % 2) * w.packed_half : keys;
       // the caller's buffer (one round) holds the padded pieces only where its capacity allows
       std::size_t send_align = align;
@@ -1185,7 +1295,8 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
         }
         return len;
       };
-      for (std::size_t q = 0; q < P; ++q) {
+      for (std::size_t j = 1; j <= P; ++j) {
+        const std::size_t q = (mine_at + j) % P;
         if (q == mine_at) {
           if (own_in_place) continue;
           for (std::size_t i = 0, at = own_at; i < lp.sequences; ++i)
@@ -1195,7 +1306,11 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
         std::size_t to_q = 0;
         packed = stages::ceil_div(packed, send_align) * send_align;
         for (std::size_t i = 0; i < lp.sequences; ++i) to_q += place(i, q, half + packed + to_q);
-        e.sends.push_back({static_cast<int>(q), half + packed, to_q * sizeof(Bits)});
+        if (direct) {
+          if (to_q > 0) e.direct.push_back({remote(q, k, false), half + packed, to_q * sizeof(Bits)});
+        } else {
+          e.sends.push_back({static_cast<int>(q), half + packed, to_q * sizeof(Bits)});
+        }
         packed += to_q;
       }
     } else {
@@ -1259,6 +1374,10 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   const auto send_part = [&](std::size_t k) {
     const part_exchange& e = plan_of[k];
     if (lp.bucketed) {
+      // with direct copies every part is queued at once: part k's half of the send buffer is
+      // free once part k - 2's copies are done
+      if (direct && k >= 2)
+        WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(stream, peers->sent(me, static_cast<int>(k - 2)), 0));
       const bucket_part part{P, parts, k, buckets};
       plan_bucket_groups_kernel<><<<1, most_runs, 0, stream>>>(
           last_shape, last_layout.group_offsets, w.bucket_starts, part, w.first_group,
@@ -1275,18 +1394,34 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
                                  threads, 0, side.get()>>>(e.copies);
       WARPSORT_CHECK_LAUNCH();
     }
-    t.exchange(e.sends, e.receives, side.get());
+    if (direct) {
+      for (const direct_copy& c : e.direct)
+        WARPSORT_CUDA_CHECK(cudaMemcpyAsync(c.to, c.from, c.bytes, cudaMemcpyDeviceToDevice, side.get()));
+    } else {
+      t.exchange(e.sends, e.receives, side.get());
+    }
     if (k + 1 == parts) events.mark_on(3, side.get());
-    WARPSORT_CUDA_CHECK(cudaEventRecord(arrived[k], side.get()));
+    WARPSORT_CUDA_CHECK(cudaEventRecord(direct ? peers->sent(me, static_cast<int>(k)) : arrived[k],
+                                        side.get()));
   };
-  // Two parts are made and sent ahead of the merges: part k + 2 once part k has arrived
-  // (it reuses part k's half of the send buffer), before part k is merged, so that with the
-  // bucketed round the exchange is fed first and part k + 1 travels while this stream merges.
+  // Through the transport, two parts are made and sent ahead of the merges: part k + 2 once
+  // part k has arrived (it reuses part k's half of the send buffer), before part k is merged,
+  // so that with the bucketed round the exchange is fed first and part k + 1 travels while
+  // this stream merges. With direct copies every part's copies are queued first; once every
+  // rank has recorded its events (the barrier), part k is merged once every rank's copies of
+  // it are done, while later parts travel.
+  const std::size_t ahead = direct ? parts : std::min<std::size_t>(parts, 2);
+  for (std::size_t k = 0; k < ahead; ++k) send_part(k);
+  if (direct) peers->barrier("exchange");
   std::size_t part_start = 0;  // where part k starts in the output
-  for (std::size_t k = 0; k < std::min<std::size_t>(parts, 2); ++k) send_part(k);
   for (std::size_t k = 0; k < parts; ++k) {
-    WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(stream, arrived[k], 0));
-    if (k + 2 < parts) send_part(k + 2);
+    if (direct) {
+      for (int p = 0; p < ranks; ++p)
+        WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(stream, peers->sent(p, static_cast<int>(k)), 0));
+    } else {
+      WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(stream, arrived[k], 0));
+      if (k + 2 < parts) send_part(k + 2);
+    }
     const part_exchange& e = plan_of[k];
     std::size_t part_keys = 0;
     for (std::size_t len : part_runs[k]) part_keys += len;
@@ -1336,6 +1471,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     }
     part_start += part_keys;
   }
+  if (in_arena) peers->release_after(stream);  // the arena is read until the merges are done
   // with a deadline, a stalled exchange is named as such (the merges are queued already)
   if (o.timed || o.timeout_seconds > 0) t.wait(side.get(), "exchange");
   enter("merge");

@@ -3,6 +3,8 @@
 // ranges between device buffers, stream-ordered, and a wait for a stream that gives up at a
 // deadline. nccl_transport (warpsort/distributed.cuh) is the one the library gives; the tests
 // add one that runs several ranks on one GPU.
+#include "peer_memory.hpp"
+
 #include <warpsort/error.hpp>
 
 #include <cuda_runtime_api.h>
@@ -118,6 +120,10 @@ class transport {
   }
   /// After this rank failed where its peers may wait on it: ends the communicator.
   virtual void abort() noexcept = 0;
+  /// Receive arenas the ranks write into each other with copy engines (peer_memory.hpp), kept
+  /// by the transport between calls; null where the transport has none (every rank of a call
+  /// must then have none, or every rank one: the sort gathers which).
+  virtual peer_memory* peers() { return nullptr; }
 
   /// Waits for the work queued on `stream` (this rank's part of the collectives on it
   /// included). Past the deadline (set_timeout) it aborts the communicator and throws

@@ -18,6 +18,7 @@
 #include "data/distributions.hpp"
 #include "host/device_buffer.hpp"
 
+#include <warpsort/detail/device_limits.hpp>
 #include <warpsort/detail/distributed/order_bits.cuh>
 #include <warpsort/detail/distributed/partition.hpp>
 #include <warpsort/distributed.cuh>
@@ -48,6 +49,11 @@ namespace {
 
 namespace dd = warpsort::distributed::detail;
 using warpsort::detail::device_buffer;
+
+/// Blocks of the grid-stride kernels (generation, validation): eight an SM of this GPU.
+unsigned spread_blocks() {
+  return 8u * static_cast<unsigned>(warpsort::detail::current_device_limits().sm_count);
+}
 
 ncclUniqueId from_hex(const std::string& hex) {
   ncclUniqueId id;
@@ -197,7 +203,7 @@ check_result read_check(std::size_t n, cudaStream_t stream, Launch launch) {
 template <class Key, class Comp>
 check_result check_keys(const Key* keys, std::size_t n, cudaStream_t stream) {
   return read_check(n, stream, [&](unsigned long long* sums) {
-    check_kernel<Key, Comp><<<132 * 8, 256, 0, stream>>>(keys, n, sums);
+    check_kernel<Key, Comp><<<spread_blocks(), 256, 0, stream>>>(keys, n, sums);
   });
 }
 
@@ -224,7 +230,7 @@ __global__ void index_values_kernel(Value* values, std::size_t n, std::size_t of
 template <class Value>
 void write_index_values(Value* values, std::size_t n, std::size_t offset, cudaStream_t stream) {
   if (n == 0) return;
-  index_values_kernel<Value><<<132 * 8, 256, 0, stream>>>(values, n, offset);
+  index_values_kernel<Value><<<spread_blocks(), 256, 0, stream>>>(values, n, offset);
   WARPSORT_CHECK_LAUNCH();
   WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
@@ -258,7 +264,7 @@ check_result check_run(const Key* keys, const void* values, std::size_t n, cudaS
   } else {
     return read_check(n, stream, [&](unsigned long long* sums) {
       check_pairs_kernel<Key, Comp, Value>
-          <<<132 * 8, 256, 0, stream>>>(keys, static_cast<const Value*>(values), n, sums);
+          <<<spread_blocks(), 256, 0, stream>>>(keys, static_cast<const Value*>(values), n, sums);
     });
   }
 }
@@ -344,7 +350,7 @@ class rank_input {
   void write(Key* to, cudaStream_t stream) const {
     if (n_ == 0) return;
     if (device_) {
-      generate_kernel<Key><<<132 * 8, 256, 0, stream>>>(to, n_, offset_, seed_);
+      generate_kernel<Key><<<spread_blocks(), 256, 0, stream>>>(to, n_, offset_, seed_);
       WARPSORT_CHECK_LAUNCH();
     } else {
       WARPSORT_CUDA_CHECK(cudaMemcpyAsync(to, host_.data(), n_ * sizeof(Key),

@@ -1,4 +1,5 @@
 // CPU tests of the steps' index math, against plain C++ models (these run in CI).
+#include <warpsort/detail/device_limits.hpp>
 #include <warpsort/detail/stages/index_math.hpp>
 #include <warpsort/detail/stages/stages.hpp>
 
@@ -1082,4 +1083,51 @@ TEST(Plan, PaperPresets) {
   bad = warpsort::default_policy_for(4);
   bad.buffer_merge_pairs = 1;  // version 5 has no step 2 of pairs
   EXPECT_THROW(warpsort::make_plan(n, bad), warpsort::input_error);
+}
+
+TEST(DeviceLimits, DefaultPlansFitEveryGpuAndLargerBlocksAreRefusedWhereTheyDoNot) {
+  // GPUs' limits as data: SMs, the shared memory a block may opt into, threads a block.
+  struct gpu {
+    const char* name;
+    warpsort::detail::device_limits limits;
+  };
+  const gpu gpus[] = {{"H100", {132, 227 * 1024, 1024}},
+                      {"A100", {108, 163 * 1024, 1024}},
+                      {"L4", {58, 99 * 1024, 1024}},
+                      {"RTX 4090", {128, 99 * 1024, 1024}},
+                      {"B200", {148, 227 * 1024, 1024}}};
+  const auto each_width = [](auto f) {
+    f(std::uint32_t{});
+    f(std::uint64_t{});
+  };
+  for (const gpu& g : gpus)
+    each_width([&](auto key) {
+      using Key = decltype(key);
+      for (std::size_t n : {std::size_t{1000}, std::size_t{1} << 20, std::size_t{1} << 28}) {
+        const warpsort::policy p =
+            warpsort::sized_for(warpsort::default_policy_for(sizeof(Key)), n, sizeof(Key));
+        const auto plan = warpsort::make_plan(n, p);
+        EXPECT_NO_THROW(warpsort::detail::check_block_shapes<Key>(plan, p, g.limits))
+            << g.name << ", " << sizeof(Key) << "-byte keys, n " << n;
+      }
+      // a group 1.5 times the default's: blocks of 100-108 KiB, so the L4 and the RTX 4090
+      // (99 KiB) refuse it and the others run it
+      warpsort::policy big = warpsort::default_policy_for(sizeof(Key));
+      big.group_capacity = big.group_capacity / 2 * 3;
+      const std::size_t n = std::size_t{1} << 24;
+      const auto plan = warpsort::make_plan(n, big);
+      ASSERT_GT(plan.round_count, 0);
+      const std::size_t smem =
+          ws::merge_sets_shape<Key>(big.group_capacity,
+                                    static_cast<int>(plan.rounds[0].set_sequences))
+              .smem_bytes;
+      if (smem > g.limits.smem_per_block)
+        EXPECT_THROW(warpsort::detail::check_block_shapes<Key>(plan, big, g.limits),
+                     warpsort::input_error)
+            << g.name;
+      else
+        EXPECT_NO_THROW(warpsort::detail::check_block_shapes<Key>(plan, big, g.limits)) << g.name;
+      EXPECT_EQ(smem > g.limits.smem_per_block, g.limits.smem_per_block < 100 * 1024)
+          << g.name << ": " << smem << " bytes";
+    });
 }

@@ -2,6 +2,7 @@
 // The four steps chained on one stream. The plan (every size and count) follows from n and the
 // policy alone, so nothing is read back from the device until the sort is done.
 #include <warpsort/detail/aliasing.hpp>
+#include <warpsort/detail/device_limits.hpp>
 #include <warpsort/detail/event_marks.hpp>
 #include <warpsort/detail/stages/index_math.hpp>
 #include <warpsort/detail/stages/stages.hpp>
@@ -104,27 +105,6 @@ void sort_floats_as_bits(void* d_temp, std::size_t& temp_bytes, const Float* d_i
     bits_to_floats_kernel<map><<<blocks, threads, 0, stream>>>(words, n);
     WARPSORT_CHECK_LAUNCH();
   }
-}
-
-/// Version 5's blocks must be launchable: at most 1024 threads, and at most the 227 KiB of
-/// shared memory an sm_90 block may have (block_sort_keys and group_capacity set both).
-template <class Key>
-void check_block_shapes(const sort_plan& plan, const policy& p) {
-  constexpr std::size_t most_threads = 1024, most_smem = 227 * 1024;
-  const auto check = [&](const stages::thread_block_shape& shape, const char* field, int keys) {
-    if (static_cast<std::size_t>(shape.threads) > most_threads || shape.smem_bytes > most_smem)
-      throw input_error("warpsort policy: " + std::string(field) + " = " + std::to_string(keys) +
-                        " needs blocks of " + std::to_string(shape.threads) + " threads and " +
-                        std::to_string(shape.smem_bytes) + " bytes of shared memory for " +
-                        std::to_string(sizeof(Key)) + "-byte keys (at most " +
-                        std::to_string(most_threads) + " and " + std::to_string(most_smem) + ")");
-  };
-  if (plan.n == 0) return;
-  check(stages::sort_blocks_shape<Key>(p.block_sort_keys), "block_sort_keys", p.block_sort_keys);
-  for (int r = 0; r < plan.round_count; ++r)
-    check(stages::merge_sets_shape<Key>(p.group_capacity,
-                                        static_cast<int>(plan.rounds[r].set_sequences)),
-          "group_capacity", p.group_capacity);
 }
 
 /// The four steps on one stream.

@@ -27,6 +27,7 @@
 #include "partition.hpp"
 #include "transport.hpp"
 
+#include <warpsort/detail/device_limits.hpp>
 #include <warpsort/detail/event_marks.hpp>
 #include <warpsort/detail/pairs_impl.cuh>
 #include <warpsort/detail/stages/merge_runs_impl.cuh>
@@ -1348,9 +1349,8 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     last_block.smem_bytes =
         sub_group_at<Bits>(local.group_capacity, m.set_sequences) + sizeof(sub_group<Bits>);
     stages::allow_dynamic_smem(merge_bucket_groups_kernel<Bits>, last_block.smem_bytes);
-    int device = 0, sms = 0, per_sm = 0;
-    WARPSORT_CUDA_CHECK(cudaGetDevice(&device));
-    WARPSORT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const int sms = warpsort::detail::current_device_limits().sm_count;
+    int per_sm = 0;
     WARPSORT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm, merge_bucket_groups_kernel<Bits>, last_block.threads, last_block.smem_bytes));
     // a part's sub-groups: at most every group, and one more a (sequence, peer) piece

@@ -20,6 +20,7 @@
 #include "stages.hpp"
 #include "temp_storage.hpp"
 
+#include <warpsort/detail/device_limits.hpp>
 #include <warpsort/error.hpp>
 
 #include <cub/device/device_merge_sort.cuh>
@@ -81,12 +82,22 @@ __global__ void rank_set_samples_kernel(const Key* src, round_shape r, unsigned 
   }
 }
 
+/// Most bytes of samples a block ranks on chip on a GPU with these limits: what one block may
+/// have there, and at most 160 KiB.
+inline std::size_t on_chip_sample_bytes(const detail::device_limits& d) {
+  return min_size(160 * 1024, d.smem_per_block);
+}
+
 /// Whether step 3 ranks this round's samples on chip: the plan says so (a small round) and a
-/// set's samples fit a block's shared memory for this key type.
+/// set's samples fit a block's shared memory for this key type (on the current device, or on
+/// one with `most_bytes`).
+template <class Key>
+bool ranks_set_samples_on_chip(const merge_round& m, std::size_t most_bytes) {
+  return m.ranks_on_chip && m.set_samples * sizeof(Key) <= most_bytes;
+}
 template <class Key>
 bool ranks_set_samples_on_chip(const merge_round& m) {
-  constexpr std::size_t most_bytes = 160 * 1024;
-  return m.ranks_on_chip && m.set_samples * sizeof(Key) <= most_bytes;
+  return ranks_set_samples_on_chip<Key>(m, on_chip_sample_bytes(detail::current_device_limits()));
 }
 
 /// A sample's sort key: its set, and its key (for the radix sort, mapped so that unsigned
@@ -234,7 +245,9 @@ split_layout split_sets(const Key* src, std::size_t n, const merge_round& m, voi
     // Each warp ranks its samples one after another: where sets are few, split a set over
     // blocks (each loads the whole set) until a warp ranks about 4 samples or the blocks fill
     // every SM several times.
-    constexpr std::size_t least_blocks = 8 * 132, per_warp = 4;
+    constexpr std::size_t per_warp = 4;
+    const std::size_t least_blocks =
+        8 * static_cast<std::size_t>(detail::current_device_limits().sm_count);
     const std::size_t by_work = ceil_div(max_size(m.set_samples, 1), threads / policy::warp_threads * per_warp);
     const std::size_t chunks = max_size(1, min_size(by_work, ceil_div(least_blocks, m.sets)));
     const std::size_t smem = m.set_samples * sizeof(Key);

@@ -19,6 +19,8 @@
 #   lastround  the local sort's last round run during the exchange (--last-round bucketed)
 #            against the default (local), uniform uint32 from 2^26 to 2^31 (2 GPUs) or 2^32
 #            (more), both in the same session (docs/results/h200x4/bucketed/);
+#   exchange the keys moved by copy engines (the default) against NCCL's send and receive
+#            (--exchange nccl), uniform uint32 from 2^24 to 2^31 (2 GPUs) or 2^32 (more);
 #   network  uint32 uniform at 2^28 and 2^31 with NCCL's network transport (NCCL_P2P_DISABLE=1
 #            NCCL_SHM_DISABLE=1: every peer as if on another node), then scripts/dist_model.py
 #            network: each phase beside the model's for that link (not in the default list).
@@ -30,7 +32,7 @@ out=$2
 gpus=${3:-$(nvidia-smi -L | wc -l)}
 shift $(( $# < 3 ? $# : 3 ))
 stages=("$@")
-[ ${#stages[@]} -eq 0 ] && stages=(small curve large pairs local largest)
+[ ${#stages[@]} -eq 0 ] && stages=(small curve large pairs local exchange largest)
 export NCCL_NVLS_ENABLE=0
 export LD_LIBRARY_PATH="$w/lib:${LD_LIBRARY_PATH:-}"
 mkdir -p "$out"
@@ -67,6 +69,13 @@ for stage in "${stages[@]}"; do
       top=$([ "$gpus" -gt 2 ] && echo 2^32 || echo 2^31)
       dist last_round_bucketed --last-round bucketed --sizes "2^26,2^28,2^30,$top" --reps 5
       dist last_round_local --last-round local --sizes "2^26,2^28,2^30,$top" --reps 5 --no-baseline
+      ;;
+    exchange)
+      # the keys copied by copy engines into the peers' arenas (the default) against NCCL's send
+      # and receive (--exchange nccl), uniform uint32, both in the same session
+      top=$([ "$gpus" -gt 2 ] && echo 2^32 || echo 2^31)
+      dist exchange_copy_engines --sizes "2^24,2^26,2^28,2^30,$top" --reps 5
+      dist exchange_nccl --exchange nccl --sizes "2^24,2^26,2^28,2^30,$top" --reps 5 --no-baseline
       ;;
     network)
       NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 dist network --sizes 2^28,2^31 --reps 3

@@ -92,8 +92,9 @@ struct options {
   /// The final merge's splitters: every merge_oversampling-th sample of the received runs
   /// (more: fewer, fuller groups; 128 measured best of 32, 64, 128, 256 on two H200s).
   int merge_oversampling = 128;
-  /// Rounds the exchange is sent in, each merged while the next travels (0: 4 from 2^26 keys
-  /// a rank, 2 from 2^24, else 1; always 1 with rebalance). The same on every rank; at most 16.
+  /// Rounds the exchange is sent in, each merged while the next travels (0: 8 from 2^28 keys a
+  /// rank where the transport keeps receive arenas, 4 from 2^26, 2 from 2^24, else 1; always 1
+  /// with rebalance). The same on every rank; at most 16.
   int exchange_parts = 0;
   /// Runs a rank merges at most, one from each sorted sequence of every rank. The local sort
   /// leaves max_sequences / P sequences a rank (the local policy's; a receiver's merge is then
@@ -165,7 +166,10 @@ std::size_t required_capacity(std::size_t total, int ranks, int rank, const opti
 /// the communicator's).
 class nccl_transport final : public transport {
  public:
-  explicit nccl_transport(ncclComm_t comm);
+  /// `arenas`: keep receive arenas for copy-engine exchanges (peers()); the overloads that
+  /// take a communicator make a transport for one call and pass false (an arena set up for one
+  /// call costs more than it saves, and its release waits for the device).
+  explicit nccl_transport(ncclComm_t comm, bool arenas = true);
   ~nccl_transport() override;
   int rank() const override { return rank_; }
   int size() const override { return size_; }
@@ -174,8 +178,8 @@ class nccl_transport final : public transport {
                 cudaStream_t stream) override;
   void abort() noexcept override;
   /// Receive arenas over CUDA IPC (one allocation a rank, kept until the transport is
-  /// destroyed: keep one transport for repeated sorts); direct copies where every rank is a
-  /// process of one host, else NCCL moves the keys into them.
+  /// destroyed, which waits for the device): direct copies where every rank is a process of one
+  /// host, else NCCL moves the keys into them. Null where constructed without arenas.
   peer_memory* peers() override;
   /// Polls the stream and the communicator's asynchronous error until both are done, or the
   /// deadline passes.
@@ -191,6 +195,7 @@ class nccl_transport final : public transport {
   bool idle();
   ncclComm_t comm_;
   std::unique_ptr<peer_memory> peers_;
+  bool arenas_ = true;
   int rank_ = 0, size_ = 1;
   bool aborted_ = false;
 };
@@ -215,11 +220,12 @@ template <class Key, class Comp = less<Key>>
 sort_result sort_keys(Key* d_keys, std::size_t n, std::size_t capacity, transport& t,
                       cudaStream_t stream = 0, Comp comp = {}, const options& o = {});
 
-/// The same over an NCCL communicator.
+/// The same over an NCCL communicator, its keys moved by NCCL (for copy engines between the
+/// processes of one host, keep an nccl_transport and pass it: its arenas last between calls).
 template <class Key, class Comp = less<Key>>
 sort_result sort_keys(Key* d_keys, std::size_t n, std::size_t capacity, ncclComm_t comm,
                       cudaStream_t stream = 0, Comp comp = {}, const options& o = {}) {
-  nccl_transport t(comm);
+  nccl_transport t(comm, false);
   return sort_keys<Key, Comp>(d_keys, n, capacity, t, stream, comp, o);
 }
 
@@ -238,7 +244,7 @@ template <class Key, class Value, class Comp = less<Key>>
 sort_result sort_pairs(Key* d_keys, Value* d_values, std::size_t n, std::size_t capacity,
                        ncclComm_t comm, cudaStream_t stream = 0, Comp comp = {},
                        const options& o = {}) {
-  nccl_transport t(comm);
+  nccl_transport t(comm, false);
   return sort_pairs<Key, Value, Comp>(d_keys, d_values, n, capacity, t, stream, comp, o);
 }
 

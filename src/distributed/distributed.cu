@@ -22,17 +22,18 @@ void check_queued(ncclResult_t code, const char* expr, const char* file, int lin
 
 }  // namespace
 
-nccl_transport::nccl_transport(ncclComm_t comm) : comm_(comm) {
+nccl_transport::nccl_transport(ncclComm_t comm, bool arenas) : comm_(comm), arenas_(arenas) {
   if (comm == nullptr) throw input_error("warpsort::distributed: null NCCL communicator");
   WARPSORT_NCCL_CHECK(ncclCommUserRank(comm, &rank_));
   WARPSORT_NCCL_CHECK(ncclCommCount(comm, &size_));
 }
 
 nccl_transport::~nccl_transport() {
-  if (aborted_) peers_.release();  // its peers are gone with the communicator: leak, do not wait
+  if (aborted_) (void)peers_.release();  // its peers are gone with the communicator: leak, do not wait
 }
 
 peer_memory* nccl_transport::peers() {
+  if (!arenas_) return nullptr;
   if (!peers_) peers_ = std::make_unique<detail::ipc_peer_memory>(*this);
   return peers_.get();
 }

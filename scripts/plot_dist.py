@@ -5,7 +5,8 @@
     scripts/plot_dist.py --csv A/dist.csv [--csv B/dist.csv ...] --out DIR [--distribution uniform]
 
 Writes DIR/dist_throughput.png and DIR/dist_phases.png. Rows of several runs (e.g. 1, 2, 4 and 8
-GPUs) are combined; only validated rows are drawn (a CSV with an invalid row is refused).
+GPUs) are combined; only validated rows are drawn (a CSV with an invalid row is refused). Where the
+CSVs say how the keys moved (column `exchange`: copy_engines or nccl), each way is its own line.
 """
 import argparse
 import sys
@@ -46,11 +47,16 @@ def main() -> int:
 
     os.makedirs(a.out, exist_ok=True)
     key_type = ", ".join(sorted(df["type"].unique()))
+    if "exchange" not in df.columns:
+        df["exchange"] = ""
+    df["exchange"] = df["exchange"].fillna("").astype(str)
+    ways = df["exchange"].nunique() > 1
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for gpus, g in df.groupby("gpus"):
+    for (gpus, way), g in df.groupby(["gpus", "exchange"]):
         g = g.sort_values("n")
-        ax.plot(g["n"], g["keys_per_s"] / 1e9, marker="o", label=f"warpsort dist, {gpus} GPU(s)")
+        label = f"warpsort dist, {gpus} GPU(s)" + (f", {way.replace('_', ' ')}" if ways else "")
+        ax.plot(g["n"], g["keys_per_s"] / 1e9, marker="o", ls="-" if way != "nccl" else ":", label=label)
     one = df.dropna(subset=["single_gpu_ms"]).drop_duplicates("n").sort_values("n")
     if not one.empty:
         ax.plot(one["n"], one["n"] / (one["single_gpu_ms"] * 1e-3) / 1e9, marker="s", ls="--",
@@ -66,8 +72,9 @@ def main() -> int:
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    rows = df.sort_values(["n", "gpus"])
-    labels = [f"2^{int(n).bit_length() - 1}\n{g} GPU" for n, g in zip(rows["n"], rows["gpus"])]
+    rows = df.sort_values(["n", "gpus", "exchange"])
+    labels = [f"2^{int(n).bit_length() - 1}\n{g} GPU" + (f"\n{'copy' if w == 'copy_engines' else w}" if ways else "")
+              for n, g, w in zip(rows["n"], rows["gpus"], rows["exchange"])]
     bottom = [0.0] * len(rows)
     for phase in PHASES:
         vals = rows[phase].tolist()

@@ -19,8 +19,9 @@
 #   lastround  the local sort's last round run during the exchange (--last-round bucketed)
 #            against the default (local), uniform uint32 from 2^26 to 2^31 (2 GPUs) or 2^32
 #            (more), both in the same session (docs/results/h200x4/bucketed/);
-#   exchange the keys moved by copy engines (the default) against NCCL's send and receive
-#            (--exchange nccl), uniform uint32 from 2^24 to 2^31 (2 GPUs) or 2^32 (more);
+#   exchange the keys copied straight into the peers' arenas (the default: copy engines, small
+#            pieces by one kernel a round), by copy engines only, and by NCCL's send and receive,
+#            uniform uint32 from 2^20 (30 runs a size to 2^26) to 2^31 (2 GPUs) or 2^32 (more);
 #   network  uint32 uniform at 2^28 and 2^31 with NCCL's network transport (NCCL_P2P_DISABLE=1
 #            NCCL_SHM_DISABLE=1: every peer as if on another node), then scripts/dist_model.py
 #            network: each phase beside the model's for that link (not in the default list).
@@ -71,11 +72,17 @@ for stage in "${stages[@]}"; do
       dist last_round_local --last-round local --sizes "2^26,2^28,2^30,$top" --reps 5 --no-baseline
       ;;
     exchange)
-      # the keys copied by copy engines into the peers' arenas (the default) against NCCL's send
-      # and receive (--exchange nccl), uniform uint32, both in the same session
+      # the keys copied straight into the peers' arenas (the default: copy engines, small pieces
+      # by one kernel a round), by copy engines only, and by NCCL's send and receive (--exchange
+      # nccl), uniform uint32, all in the same session; the small totals (the crossover against
+      # one GPU) with more runs
       top=$([ "$gpus" -gt 2 ] && echo 2^32 || echo 2^31)
-      dist exchange_copy_engines --sizes "2^24,2^26,2^28,2^30,$top" --reps 5
-      dist exchange_nccl --exchange nccl --sizes "2^24,2^26,2^28,2^30,$top" --reps 5 --no-baseline
+      for way in auto copy_engines nccl; do
+        base=$([ "$way" = auto ] || echo --no-baseline)
+        dist "exchange_${way}_small" --exchange "$way" --sizes 2^20,2^22,2^23,2^24,2^25,2^26 \
+          --reps 30 --warmup 3 $base
+        dist "exchange_${way}" --exchange "$way" --sizes "2^28,2^30,$top" --reps 5 $base
+      done
       ;;
     network)
       NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 dist network --sizes 2^28,2^31 --reps 3

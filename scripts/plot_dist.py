@@ -6,7 +6,7 @@
 
 Writes DIR/dist_throughput.png and DIR/dist_phases.png. Rows of several runs (e.g. 1, 2, 4 and 8
 GPUs) are combined; only validated rows are drawn (a CSV with an invalid row is refused). Where the
-CSVs say how the keys moved (column `exchange`: copy_engines or nccl), each way is its own line.
+CSVs say how the keys moved (column `exchange`: copy_engines, sm_copies or nccl), each way is its own line.
 """
 import argparse
 import sys

@@ -108,12 +108,16 @@ struct options {
   /// 2-3% (NCCL's copies and the merges share the SMs rather than overlap; docs/distributed.md).
   /// The same on every rank.
   bool bucket_last_round = false;
-  /// How the keys move: `automatic` copies them with copy engines straight into the peers'
-  /// receive arenas where the transport can (transport::peers: nccl_transport, when every rank
-  /// is a process of one host), so that no SM carries a byte and the merges run while later
-  /// parts travel; else the transport's exchange (NCCL's grouped send and receive). `transport`:
-  /// always the latter. The same on every rank.
-  enum class exchange_path { automatic, transport };
+  /// How the keys move: `automatic` copies them straight into the peers' receive arenas where
+  /// the transport can (transport::peers: nccl_transport, when every rank is a process of one
+  /// host), with copy engines, so that no SM carries a byte and the merges run while later
+  /// parts travel, or, where a rank's pieces average under 1 MiB, with one kernel a part (a
+  /// copy engine's call costs a few microseconds of the host, longer than such a piece takes);
+  /// else the transport's exchange (NCCL's grouped send and receive). `copy_engines` and
+  /// `sm_copies`: straight into the arenas where the transport can, always by copy engines, or
+  /// always by kernels (keys; pairs' pieces go by copy engines). `transport`: always the
+  /// transport's exchange. The same on every rank.
+  enum class exchange_path { automatic, copy_engines, sm_copies, transport };
   exchange_path exchange = exchange_path::automatic;
   /// Record CUDA events between the phases and wait for them (sort_result::times).
   bool timed = false;
@@ -152,7 +156,8 @@ struct sort_result {
   std::size_t temp_bytes = 0;            // device memory this rank allocated at most
   std::size_t exchange_rounds = 0;       // rounds the exchange ran in (options::exchange_parts)
   bool last_round_bucketed = false;      // this rank ran its last local round during the exchange
-  bool copy_engines = false;             // the keys moved by copy engines into the peers' arenas
+  bool copy_engines = false;             // the keys copied straight into the peers' arenas
+  bool sm_copies = false;                // ... by one kernel a part on this rank (else copy engines)
   phase_times times;
   std::size_t keys_sent_to_others(int rank) const;
 };
@@ -184,11 +189,17 @@ class nccl_transport final : public transport {
   /// Polls the stream and the communicator's asynchronous error until both are done, or the
   /// deadline passes.
   void wait(cudaStream_t stream, const char* phase) override;
+  /// Where the ranks are processes of one host and share the arenas' mailbox (from the first
+  /// call that sets the arenas up): gathers of up to 256 KiB a rank go through host memory.
+  bool gathers_on_host(std::size_t bytes) const override;
   /// Whether abort() ended the communicator (then it must not be destroyed).
   bool aborted() const noexcept { return aborted_; }
   /// For a non-blocking communicator: waits until the communicator has finished its last call
   /// (ncclInProgress), giving up at the deadline; throws nccl_error on an asynchronous error.
   void settle(const char* phase);
+
+ protected:
+  void host_all_gather(const void* mine, void* all, std::size_t bytes, const char* phase) override;
 
  private:
   /// Whether the communicator has finished its last call (throws nccl_error on its failure).

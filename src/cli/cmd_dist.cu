@@ -116,8 +116,11 @@ distributed::options sort_options(rank_context& ctx, bool rebalance, bool timed)
   opts.merge_oversampling = ctx.o.merge_oversampling;
   opts.merge_runs = ctx.o.merge_runs;
   opts.bucket_last_round = ctx.o.last_round == "bucketed";
-  opts.exchange = ctx.o.exchange == "nccl" ? distributed::options::exchange_path::transport
-                                           : distributed::options::exchange_path::automatic;
+  using path = distributed::options::exchange_path;
+  opts.exchange = ctx.o.exchange == "nccl"           ? path::transport
+                  : ctx.o.exchange == "copy_engines" ? path::copy_engines
+                  : ctx.o.exchange == "sm_copies"    ? path::sm_copies
+                                                     : path::automatic;
   opts.local_sort = ctx.o.local == "cub_radix"   ? distributed::local_algorithm::cub_radix
                     : ctx.o.local == "cub_merge" ? distributed::local_algorithm::cub_merge
                                                  : distributed::local_algorithm::warpsort;
@@ -407,6 +410,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   std::size_t sent_to_others = 0, exchange_rounds = 0;
   bool last_round_bucketed = false;  // this rank's (the others' alike but for uneven counts)
   bool copy_engines = false;         // alike on every rank
+  bool sm_copies = false;            // rank 0's
   std::string failure;
   cudaEvent_t start, stop;
   WARPSORT_CUDA_CHECK(cudaEventCreate(&start));
@@ -489,6 +493,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
     exchange_rounds = r.exchange_rounds;
     last_round_bucketed = r.last_round_bucketed;
     copy_engines = r.copy_engines;
+    sm_copies = r.sm_copies;
     for (int p = 0; p < P; ++p) sent_to_others = std::max(sent_to_others, r.keys_sent_to_others(p));
   }
   WARPSORT_CUDA_CHECK(cudaEventDestroy(start));
@@ -578,7 +583,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   j["exchange_bytes_per_gpu"] = sent_to_others * pair_bytes;
   j["exchange_rounds"] = exchange_rounds;
   j["last_round"] = last_round_bucketed ? "bucketed" : "local";
-  j["exchange"] = copy_engines ? "copy_engines" : "nccl";
+  j["exchange"] = sm_copies ? "sm_copies" : copy_engines ? "copy_engines" : "nccl";
   j["exchange_gb_s_per_gpu"] = exchange_ms > 0 ? sent_to_others * pair_bytes / (exchange_ms * 1e6) : 0;
   j["nccl_alltoall_ms"] = alltoall_ms;
   j["nccl_alltoall_gb_s_per_gpu"] =

@@ -171,9 +171,11 @@ CLI::App* add_dist_command(CLI::App& app, dist_options& o) {
       ->check(CLI::IsMember({"bucketed", "local"}))
       ->capture_default_str();
   d->add_option("--exchange", o.exchange,
-                "how the keys move: copy engines straight into the peers' receive arenas where "
-                "every rank is a process of this host (auto), or NCCL's send and receive (nccl)")
-      ->check(CLI::IsMember({"auto", "nccl"}))
+                "how the keys move: straight into the peers' receive arenas where every rank is a "
+                "process of this host, by copy engines or (pieces under 1 MiB on average) by one "
+                "kernel a round (auto), always by copy engines (copy_engines) or by kernels "
+                "(sm_copies); or NCCL's send and receive (nccl)")
+      ->check(CLI::IsMember({"auto", "copy_engines", "sm_copies", "nccl"}))
       ->capture_default_str();
   d->add_option("--merge-oversampling", o.merge_oversampling,
                 "the received runs' merge: every this many samples a splitter")

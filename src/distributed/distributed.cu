@@ -38,6 +38,19 @@ peer_memory* nccl_transport::peers() {
   return peers_.get();
 }
 
+bool nccl_transport::gathers_on_host(std::size_t bytes) const {
+  const auto* ipc = static_cast<const detail::ipc_peer_memory*>(peers_.get());
+  return ipc && ipc->mailbox() && detail::host_mailbox::fits(bytes);
+}
+
+void nccl_transport::host_all_gather(const void* mine, void* all, std::size_t bytes,
+                                     const char* phase) {
+  detail::host_mailbox& box = *static_cast<detail::ipc_peer_memory*>(peers_.get())->mailbox();
+  box.post(mine, bytes);
+  poll_until([&] { return box.arrived(); }, phase);
+  box.collect(all, bytes);
+}
+
 void nccl_transport::settle(const char* phase) { poll_until([&] { return idle(); }, phase); }
 
 void nccl_transport::wait(cudaStream_t stream, const char* phase) {
@@ -100,6 +113,8 @@ void nccl_transport::exchange(const std::vector<send_piece>& sends,
 void nccl_transport::abort() noexcept {
   if (aborted_) return;
   aborted_ = true;
+  // no peer is left waiting in the mailbox either
+  if (peers_) static_cast<detail::ipc_peer_memory*>(peers_.get())->abort();
   (void)ncclCommAbort(comm_);
 }
 

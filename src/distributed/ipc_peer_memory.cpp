@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <string>
@@ -113,6 +114,15 @@ peer_memory::arenas ipc_peer_memory::reserve(const std::vector<std::size_t>& byt
     for (int k = 0; k < most_parts; ++k)
       WARPSORT_CUDA_CHECK(cudaIpcGetEventHandle(&mine.events[static_cast<std::size_t>(k)],
                                                 events_[me * most_parts + k]));
+    if (!initialized_ && me_ == 0 && !mailbox_) {
+      try {
+        mailbox_ = host_mailbox::create(static_cast<int>(P_));
+      } catch (const std::exception&) {
+        mailbox_.reset();  // no shared memory here: the gathers stay NCCL's
+      }
+    }
+    if (mailbox_ && me_ == 0)
+      std::snprintf(mine.mailbox.data(), mine.mailbox.size(), "%s", mailbox_->name().c_str());
     std::vector<announcement> all;
     gather(mine, all, phase);
     std::vector<int> failed;
@@ -151,10 +161,25 @@ peer_memory::arenas ipc_peer_memory::reserve(const std::vector<std::size_t>& byt
       }
       (void)cudaGetLastError();
       mine.opened = opened;
+      if (!mailbox_ && all[0].mailbox[0] != '\0') {
+        try {
+          mailbox_ = host_mailbox::open(all[0].mailbox.data(), me_, static_cast<int>(P_));
+        } catch (const std::exception&) {
+          mailbox_.reset();
+        }
+      }
+      mine.mailbox_open = mailbox_ ? 1 : 0;
       gather(mine, all, phase);
-      for (std::size_t p = 0; p < P_; ++p) ipc_ = ipc_ && all[p].opened == 1;
+      bool every_mailbox = true;
+      for (std::size_t p = 0; p < P_; ++p) {
+        ipc_ = ipc_ && all[p].opened == 1;
+        every_mailbox = every_mailbox && all[p].mailbox_open == 1;
+      }
       events_open_ = ipc_;
+      mailbox_ready_ = ipc_ && every_mailbox;
     }
+    if (mailbox_ && !mailbox_ready_) mailbox_.reset();  // one rank lacks it: no rank uses it
+    if (mailbox_) mailbox_->unlink();  // every rank holds it: its name is no longer needed
     direct_ = ipc_;
   }
   arenas out;
@@ -171,9 +196,12 @@ cudaEvent_t ipc_peer_memory::sent(int rank, int part) {
 }
 
 void ipc_peer_memory::barrier(const char* phase) {
+  std::uint32_t word = 1;
+  std::vector<std::uint32_t> words(P_);
+  if (t_.gather_on_host(&word, words.data(), sizeof word, control_, phase)) return;
   ensure_scratch();
-  auto* word = static_cast<std::uint32_t*>(scratch_);
-  t_.all_gather(word + P_, word, sizeof(std::uint32_t), control_);
+  auto* scratch = static_cast<std::uint32_t*>(scratch_);
+  t_.all_gather(scratch + P_, scratch, sizeof(std::uint32_t), control_);
   t_.wait(control_, phase);
 }
 

@@ -5,7 +5,11 @@
 // cudaIpcOpenMemHandle; each rank's part events are interprocess events, opened alike. Handles
 // travel through the transport's all-gather, only when an arena grows (and at the first call).
 // Ranks on different hosts, or in one process, get direct = false (the arena then only holds
-// this rank's received keys, and NCCL moves them).
+// this rank's received keys, and NCCL moves them). Ranks that get direct = true share a
+// host_mailbox too, set up with the first announcement: the transport's small gathers and the
+// exchange's barrier then go through host memory instead of NCCL.
+#include "host_mailbox.hpp"
+
 #include <warpsort/detail/distributed/peer_memory.hpp>
 #include <warpsort/detail/distributed/transport.hpp>
 
@@ -13,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace warpsort::distributed::detail {
@@ -30,6 +35,12 @@ class ipc_peer_memory final : public peer_memory {
   cudaEvent_t sent(int rank, int part) override;
   void barrier(const char* phase) override;
   void release_after(cudaStream_t stream) override;
+  /// The ranks' shared mailbox, once every rank has opened it (alike on every rank); else null.
+  host_mailbox* mailbox() const { return mailbox_ready_ ? mailbox_.get() : nullptr; }
+  /// Marks the mailbox aborted, so that no peer waits on this rank in it.
+  void abort() noexcept {
+    if (mailbox_) mailbox_->abort();
+  }
 
  private:
   /// What a rank tells its peers when an arena grows.
@@ -39,6 +50,8 @@ class ipc_peer_memory final : public peer_memory {
     std::int64_t process;
     std::int32_t status;  // 0: allocated; else the CUDA error of the allocation
     std::int32_t opened;  // second gather: 1 if this rank opened every peer's handles
+    std::int32_t mailbox_open;  // second gather: 1 if this rank holds the mailbox
+    std::array<char, 64> mailbox;  // rank 0: the mailbox's name (empty where it has none)
     cudaIpcMemHandle_t arena;
     std::array<cudaIpcEventHandle_t, most_parts> events;
   };
@@ -62,6 +75,8 @@ class ipc_peer_memory final : public peer_memory {
   bool release_pending_ = false;
   cudaStream_t control_ = nullptr;        // the barrier's and the gathers' own stream
   void* scratch_ = nullptr;               // device room for the gathers: P + 1 announcements
+  std::unique_ptr<host_mailbox> mailbox_;  // made by rank 0, opened by the others
+  bool mailbox_ready_ = false;             // every rank holds it
 };
 
 }  // namespace warpsort::distributed::detail

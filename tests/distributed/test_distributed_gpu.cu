@@ -49,15 +49,29 @@ struct rank_run {
 };
 
 /// How the keys move between the test's ranks: copied straight into the peers' arenas (the
-/// default where the transport has arenas), through the transport's exchange into the arenas,
-/// or through the transport's exchange into the sort's own buffers (a transport without them).
-enum class path { direct, transport_into_arenas, transport };
+/// default where the transport has arenas: by copy engines or, small pieces, by kernels), by
+/// copy engines only, by kernels only, through the transport's exchange into the arenas, or
+/// through the transport's exchange into the sort's own buffers (a transport without them).
+enum class path { direct, copy_engines, sm_copies, transport_into_arenas, transport };
+constexpr path every_path[] = {path::direct, path::copy_engines, path::sm_copies,
+                               path::transport_into_arenas, path::transport};
 const char* path_name(path how) {
-  return how == path::direct ? "direct" : how == path::transport ? "transport" : "transport_into_arenas";
+  switch (how) {
+    case path::direct: return "direct";
+    case path::copy_engines: return "copy_engines";
+    case path::sm_copies: return "sm_copies";
+    case path::transport_into_arenas: return "transport_into_arenas";
+    default: return "transport";
+  }
 }
+/// Whether the keys move straight into the peers' arenas on this path.
+bool is_direct(path how) { return how == path::direct || how == path::copy_engines || how == path::sm_copies; }
 distributed::options on_path(distributed::options o, path how) {
-  o.exchange = how == path::direct ? distributed::options::exchange_path::automatic
-                                   : distributed::options::exchange_path::transport;
+  using exchange = distributed::options::exchange_path;
+  o.exchange = how == path::direct         ? exchange::automatic
+               : how == path::copy_engines ? exchange::copy_engines
+               : how == path::sm_copies    ? exchange::sm_copies
+                                           : exchange::transport;
   return o;
 }
 
@@ -261,7 +275,7 @@ void expect_stable_pairs(int P, const std::string& dist, const std::vector<std::
         WARPSORT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
         const auto res = distributed::sort_pairs<Key, Value, Comp>(
             keys.get(), values.get(), inputs[r].size(), capacity[r], t, stream, Comp{}, o);
-        if (res.copy_engines != (how == path::direct && P > 1 && total > 0))
+        if (res.copy_engines != (is_direct(how) && P > 1 && total > 0))
           throw std::runtime_error(std::string("copy_engines is ") +
                                    (res.copy_engines ? "set" : "unset") + " on path " + path_name(how));
         WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -418,7 +432,7 @@ TEST(Distributed, EveryExchangePathGivesTheSameOutput) {
         const std::string label = "P " + std::to_string(P) + " parts " + std::to_string(parts) +
                                   " variant " + std::to_string(variant);
         std::vector<std::vector<std::uint8_t>> first;
-        for (path how : {path::direct, path::transport_into_arenas, path::transport}) {
+        for (path how : every_path) {
           const auto runs = sort_on_threads<std::uint32_t, less<std::uint32_t>>(inputs, o, {}, how);
           expect_sorted_whole<std::uint32_t, less<std::uint32_t>>(inputs, runs, o,
                                                                   label + " path " + path_name(how));
@@ -426,14 +440,18 @@ TEST(Distributed, EveryExchangePathGivesTheSameOutput) {
           std::vector<std::vector<std::uint8_t>> outputs;
           for (const auto& r : runs) {
             outputs.push_back(r.output);
-            EXPECT_EQ(r.result.copy_engines, how == path::direct) << label << " " << path_name(how);
+            EXPECT_EQ(r.result.copy_engines, is_direct(how)) << label << " " << path_name(how);
+            // forced mechanisms (keys; the bucketed round packs its own pieces)
+            if (how == path::copy_engines) EXPECT_FALSE(r.result.sm_copies) << label;
+            if (how == path::sm_copies && !r.result.last_round_bucketed)
+              EXPECT_TRUE(r.result.sm_copies) << label;
           }
           if (first.empty()) first = outputs;
           else EXPECT_EQ(outputs, first) << label << ": path " << path_name(how) << " differs from direct";
         }
       }
   for (int P : {2, 4})  // pairs, both value widths, keys of both widths
-    for (path how : {path::direct, path::transport_into_arenas, path::transport}) {
+    for (path how : every_path) {
       std::vector<std::size_t> counts(P, 90001);
       expect_stable_pairs<std::uint32_t, std::uint64_t, less<std::uint32_t>>(P, "eight_distinct", counts,
                                                                             false, 0, 3, {}, how);
@@ -736,8 +754,7 @@ void fuzz_case_on_threads(const warpsort::cli::dist_fuzz_case& c, int P, const s
       distributed::local_algorithm::warpsort, distributed::local_algorithm::cub_merge};
   const distributed::local_algorithm local_sort = local_sorts[c.seed % 4];
   // the keys copied into the peers' arenas, or moved by the transport into them or not
-  static const path paths[] = {path::direct, path::transport_into_arenas, path::transport};
-  const path how = paths[c.seed / 8 % 3];
+  const path how = every_path[c.seed / 8 % 5];
   if (c.value_bytes == 4) {
     expect_stable_pairs<Key, std::uint32_t, Comp>(P, dist, counts, c.rebalance, timeout, parts,
                                                   local_sort, how);

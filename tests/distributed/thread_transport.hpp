@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <mutex>
 #include <stdexcept>
 #include <vector>
@@ -112,6 +113,18 @@ class thread_group {
     barrier(me, until, phase);  // every rank has queued its waits: the events and tables may be reused
   }
 
+  /// Every rank's `bytes` at host `mine` into host `all`, in rank order (transport's
+  /// gather_on_host, once the caller's stream is drained).
+  void gather_on_host(int me, const void* mine, void* all, std::size_t bytes,
+                      const distributed::detail::deadline& until, const char* phase) {
+    host_sources_[static_cast<std::size_t>(me)] = mine;
+    barrier(me, until, phase);
+    for (int p = 0; p < ranks_; ++p)
+      std::memcpy(static_cast<unsigned char*>(all) + static_cast<std::size_t>(p) * bytes,
+                  host_sources_[static_cast<std::size_t>(p)], bytes);
+    barrier(me, until, phase);  // every rank has read every source
+  }
+
   /// The ranks' receive arenas (peer_memory within this process: plain device copies).
   distributed::peer_memory::arenas reserve(int me, const std::vector<std::size_t>& bytes,
                                            cudaStream_t stream,
@@ -165,12 +178,15 @@ class thread_group {
   std::vector<cudaEvent_t> released_;
   std::vector<char> release_pending_ = std::vector<char>(static_cast<std::size_t>(ranks_), 0);
   std::vector<cudaEvent_t> sent_;
+  std::vector<const void*> host_sources_ = std::vector<const void*>(static_cast<std::size_t>(ranks_));
 };
 
 class thread_transport final : public distributed::transport {
  public:
-  /// with_arenas: offer peer_memory (the sort then copies into the ranks' arenas directly);
-  /// without, the received keys are the sort's own and every piece moves through exchange().
+  /// with_arenas: offer peer_memory (the sort then copies into the ranks' arenas directly) and
+  /// gathers through host memory, as nccl_transport does for the processes of one host;
+  /// without, the received keys are the sort's own, every piece moves through exchange() and
+  /// every gather through all_gather().
   thread_transport(thread_group& group, int rank, bool with_arenas = true)
       : group_(group), rank_(rank), arenas_(*this), with_arenas_(with_arenas) {}
   int rank() const override { return rank_; }
@@ -191,6 +207,12 @@ class thread_transport final : public distributed::transport {
   }
   void abort() noexcept override { group_.abort(); }
   distributed::peer_memory* peers() override { return with_arenas_ ? &arenas_ : nullptr; }
+  bool gathers_on_host(std::size_t) const override { return with_arenas_; }
+
+ protected:
+  void host_all_gather(const void* mine, void* all, std::size_t bytes, const char* phase) override {
+    group_.gather_on_host(rank_, mine, all, bytes, deadline_, phase);
+  }
 
  private:
   class shared_arenas final : public distributed::peer_memory {

@@ -786,12 +786,7 @@ rank_needs needs_of(std::size_t n, std::size_t total, int ranks, int rank, const
 /// A second stream, for the exchange: on leaving, the caller's stream waits for it.
 class side_stream {
  public:
-  /// The highest priority: the transfers' blocks start ahead of the merges' waiting blocks.
-  explicit side_stream(cudaStream_t main) : main_(main) {
-    int least = 0, greatest = 0;
-    WARPSORT_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-    WARPSORT_CUDA_CHECK(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, greatest));
-  }
+  explicit side_stream(cudaStream_t main) : main_(main), stream_(of_thread()) {}
   ~side_stream() {
     cudaEvent_t done = nullptr;
     if (cudaEventCreateWithFlags(&done, cudaEventDisableTiming) == cudaSuccess) {
@@ -799,11 +794,34 @@ class side_stream {
       (void)cudaStreamWaitEvent(main_, done, 0);
       (void)cudaEventDestroy(done);
     }
-    (void)cudaStreamDestroy(stream_);
   }
   side_stream(const side_stream&) = delete;
   side_stream& operator=(const side_stream&) = delete;
   cudaStream_t get() const { return stream_; }
+  /// The calling thread's stream on the current device, of the highest priority (the
+  /// transfers' blocks start ahead of the merges' waiting blocks), made once: making and
+  /// destroying a stream costs tens of microseconds of the host, a small total's whole exchange.
+  static cudaStream_t of_thread() {
+    struct kept_streams {
+      std::vector<cudaStream_t> by_device;
+      ~kept_streams() {
+        for (cudaStream_t s : by_device)
+          if (s) (void)cudaStreamDestroy(s);
+      }
+    };
+    thread_local kept_streams kept;
+    int device = 0;
+    WARPSORT_CUDA_CHECK(cudaGetDevice(&device));
+    const std::size_t d = static_cast<std::size_t>(device);
+    if (kept.by_device.size() <= d) kept.by_device.resize(d + 1, nullptr);
+    if (!kept.by_device[d]) {
+      int least = 0, greatest = 0;
+      WARPSORT_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+      WARPSORT_CUDA_CHECK(
+          cudaStreamCreateWithPriority(&kept.by_device[d], cudaStreamNonBlocking, greatest));
+    }
+    return kept.by_device[d];
+  }
   /// `waiter` waits for the work queued on `from` so far.
   static void order(cudaStream_t from, cudaStream_t waiter) {
     cudaEvent_t e = nullptr;
@@ -994,7 +1012,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     }
   }
   // the keys copied by copy engines into the peers' arenas, or moved by the transport
-  const bool direct = in_arena && arenas.direct && o.exchange == options::exchange_path::automatic;
+  const bool direct = in_arena && arenas.direct && o.exchange != options::exchange_path::transport;
   result.copy_engines = direct;
 
   // 1. the local sort, into sorted sequences
@@ -1065,7 +1083,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
                           stream>>>(sorted, offsets[mine_at], stride, my_samples, slots,
                                     lp.cut_keys, first_cut[mine_at], a.my_samples);
     WARPSORT_CHECK_LAUNCH();
-    t.all_gather(a.my_samples, a.samples, slots * sizeof(sample), stream);
+    all_gather(t, a.my_samples, a.samples, slots * sizeof(sample), stream, "splitters");
     std::size_t bytes = cub_bytes;
     WARPSORT_CUDA_CHECK(cub::DeviceMergeSort::SortKeys(a.cub_temp, bytes, a.samples,
                                                        static_cast<std::int64_t>(P * slots),
@@ -1080,10 +1098,17 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
                                       a.samples, m, stride, ends, parts, buckets,
                                       allocated ? 0 : 1, a.my_counts);
   WARPSORT_CHECK_LAUNCH();
-  t.all_gather(a.my_counts, a.counts, row_words * sizeof(std::uint64_t), stream);
   std::vector<std::uint64_t> matrix(P * row_words);
-  read_to_host(t, matrix.data(), a.counts, matrix.size() * sizeof(std::uint64_t), stream,
-               "splitters");
+  const std::size_t row_bytes = row_words * sizeof(std::uint64_t);
+  if (t.gathers_on_host(row_bytes)) {
+    std::vector<std::uint64_t> row(row_words);
+    read_to_host(t, row.data(), a.my_counts, row_bytes, stream, "splitters");
+    t.gather_on_host(row.data(), matrix.data(), row_bytes, stream, "splitters");
+  } else {
+    t.all_gather(a.my_counts, a.counts, row_bytes, stream);
+    read_to_host(t, matrix.data(), a.counts, matrix.size() * sizeof(std::uint64_t), stream,
+                 "splitters");
+  }
   std::string failed;
   for (std::size_t p = 0; p < P; ++p)
     if (matrix[p * row_words + rows * buckets] != 0)
@@ -1228,6 +1253,24 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     bucket_targets<Bits> targets{};
   };
   std::vector<part_exchange> plan_of(parts);
+  // Direct copies of small pieces (under 1 MiB on average; options::exchange): one launch a
+  // part copies them all with the SMs, since a copy engine's call costs a few microseconds of
+  // the host, longer than such a piece travels. Larger pieces go by copy engines, leaving the
+  // SMs to the merges of the parts that have arrived.
+  std::size_t pieces_sent = 0, bytes_sent = 0;
+  for (std::size_t b = 0; b < buckets; ++b)
+    for (std::size_t i = 0; i < lp.sequences; ++i)
+      if (b / parts != mine_at && piece(mine_at, i, b) > 0) {
+        ++pieces_sent;
+        bytes_sent += piece(mine_at, i, b) * sizeof(Bits);
+      }
+  const bool copy_by_kernel =
+      direct && !has_values<Value> && !lp.bucketed &&
+      lp.sequences * P <= static_cast<std::size_t>(most_runs) &&
+      (o.exchange == options::exchange_path::sm_copies ||
+       (o.exchange == options::exchange_path::automatic &&
+        bytes_sent < pieces_sent * (std::size_t{1} << 20)));
+  result.sm_copies = copy_by_kernel;
   for (std::size_t k = 0; k < parts; ++k) {
     part_exchange& e = plan_of[k];
     e.received_at = k == 0 ? 0 : received_layout[(k - 1) * (P + 1) + P];
@@ -1252,7 +1295,25 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     }
     // the sending side; direct copies go to the next rank first, so that at a time each rank
     // is written by one other
-    if (direct && !lp.bucketed) {
+    if (copy_by_kernel) {
+      for (std::size_t j = 1; j <= P; ++j) {  // one launch writes every piece into the peers' arenas
+        const std::size_t q = (mine_at + j) % P, b = q * parts + k;
+        if (q == mine_at && own_in_place) continue;
+        std::size_t to_q = 0;
+        for (std::size_t i = 0; i < lp.sequences; ++i) {
+          const std::size_t len = piece(mine_at, i, b);
+          if (len == 0) continue;
+          copy_list<Bits>& c = e.copies;
+          c.from[c.count] = own_piece(i, b);
+          c.to[c.count] = reinterpret_cast<Bits*>(remote(q, k, false)) + to_q;
+          c.end[c.count + 1] = c.end[c.count] + len;
+          c.first_block[c.count + 1] =
+              c.first_block[c.count] + stages::ceil_div(len, copy_list<Bits>::block_words);
+          ++c.count;
+          to_q += len;
+        }
+      }
+    } else if (direct && !lp.bucketed) {
       for (std::size_t j = 1; j <= P; ++j) {
         const std::size_t q = (mine_at + j) % P, b = q * parts + k;
         if (q == mine_at && own_in_place) continue;
@@ -1372,8 +1433,9 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
         if (e) (void)cudaEventDestroy(e);
     }
   } arrived_owner{arrived};
-  for (cudaEvent_t& e : arrived)
-    WARPSORT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  if (!direct)  // with direct copies the peers' part events say it
+    for (cudaEvent_t& e : arrived)
+      WARPSORT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
   const auto send_part = [&](std::size_t k) {
     const part_exchange& e = plan_of[k];
     if (lp.bucketed) {

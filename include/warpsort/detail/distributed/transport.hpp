@@ -125,6 +125,21 @@ class transport {
   /// must then have none, or every rank one: the sort gathers which).
   virtual peer_memory* peers() { return nullptr; }
 
+  /// Whether gather_on_host takes `bytes` a rank: alike on every rank of a call (the ranks of
+  /// one host that share memory), false by default.
+  virtual bool gathers_on_host(std::size_t /*bytes*/) const { return false; }
+  /// Every rank's `bytes` bytes at host `mine`, in rank order, into host `all` (size() x
+  /// bytes), through host memory the ranks share, once the work queued on `stream` is done (so
+  /// that what a peer queues after it is ordered after this rank's work, as a collective on
+  /// the stream would order it). False, with nothing done, where !gathers_on_host(bytes).
+  /// Waits within the deadline.
+  bool gather_on_host(const void* mine, void* all, std::size_t bytes, cudaStream_t stream,
+                      const char* phase) {
+    if (!gathers_on_host(bytes)) return false;
+    wait(stream, phase);
+    host_all_gather(mine, all, bytes, phase);
+    return true;
+  }
   /// Waits for the work queued on `stream` (this rank's part of the collectives on it
   /// included). Past the deadline (set_timeout) it aborts the communicator and throws
   /// timeout_error naming this rank and `phase`.
@@ -141,6 +156,11 @@ class transport {
   const char* phase() const { return phase_; }
 
  protected:
+  /// gather_on_host's exchange, the stream drained (only where gathers_on_host(bytes)).
+  virtual void host_all_gather(const void* /*mine*/, void* /*all*/, std::size_t /*bytes*/,
+                               const char* /*phase*/) {
+    throw std::logic_error("warpsort::distributed: this transport has no host gathers");
+  }
   /// Calls done() until it is true, sleeping briefly between tries; past the deadline, aborts
   /// and throws timeout_error.
   template <class Done>
@@ -172,11 +192,12 @@ class transport {
 namespace detail {
 
 /// Pinned host memory of the calling thread, at least `bytes` (grown on demand, kept for the
-/// thread's life). Copies between the device and pageable memory may wait for the stream
+/// thread's life); `which` picks one of two blocks (1: all_gather's, whose copy back to the
+/// device may still be queued when the caller goes on). Copies between the device and pageable memory may wait for the stream
 /// inside the CUDA call, where no deadline can end the wait (a peer that never comes leaves its
 /// collective on the stream); copies through pinned memory are queued and then waited for by
 /// transport::wait.
-inline unsigned char* pinned_scratch(std::size_t bytes) {
+inline unsigned char* pinned_scratch(std::size_t bytes, int which = 0) {
   struct block {
     unsigned char* ptr = nullptr;
     std::size_t size = 0;
@@ -184,7 +205,8 @@ inline unsigned char* pinned_scratch(std::size_t bytes) {
       if (ptr) (void)cudaFreeHost(ptr);
     }
   };
-  thread_local block b;
+  thread_local block blocks[2];
+  block& b = blocks[which];
   if (b.size < bytes) {
     if (b.ptr) WARPSORT_CUDA_CHECK(cudaFreeHost(b.ptr));
     b.ptr = nullptr;
@@ -201,6 +223,7 @@ inline unsigned char* pinned_scratch(std::size_t bytes) {
 /// through device scratch `d_scratch` (size() + 1 x bytes); waits within the deadline.
 inline void gather_to_host(transport& t, const void* mine, void* all, std::size_t bytes,
                            void* d_scratch, cudaStream_t stream, const char* phase) {
+  if (t.gather_on_host(mine, all, bytes, stream, phase)) return;
   const std::size_t P = static_cast<std::size_t>(t.size());
   unsigned char* host = pinned_scratch((P + 1) * bytes);
   auto* d = static_cast<unsigned char*>(d_scratch);
@@ -213,6 +236,22 @@ inline void gather_to_host(transport& t, const void* mine, void* all, std::size_
   std::memcpy(all, host, P * bytes);
 }
 
+/// transport::all_gather of device buffers, through host memory where the transport gathers
+/// there (gather_on_host: no collective to launch; the stream is drained first). The copy back
+/// to `recv` is queued on the stream, not waited for.
+inline void all_gather(transport& t, const void* send, void* recv, std::size_t bytes,
+                       cudaStream_t stream, const char* phase) {
+  if (!t.gathers_on_host(bytes)) {
+    t.all_gather(send, recv, bytes, stream);
+    return;
+  }
+  const std::size_t P = static_cast<std::size_t>(t.size());
+  // the block is written below only once the stream is drained, so no copy from it is queued
+  unsigned char* host = pinned_scratch((P + 1) * bytes, 1);
+  WARPSORT_CUDA_CHECK(cudaMemcpyAsync(host + P * bytes, send, bytes, cudaMemcpyDeviceToHost, stream));
+  t.gather_on_host(host + P * bytes, host, bytes, stream, phase);
+  WARPSORT_CUDA_CHECK(cudaMemcpyAsync(recv, host, P * bytes, cudaMemcpyHostToDevice, stream));
+}
 /// `bytes` bytes at device `from` into host `to`, once the stream's work before is done;
 /// waits within the deadline.
 inline void read_to_host(transport& t, void* to, const void* from, std::size_t bytes,

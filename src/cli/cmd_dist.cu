@@ -7,6 +7,8 @@
 // fuzz's cases (cli/dist_fuzz.hpp) on one communicator, each validated on rank 0 against a host
 // sort of the gathered keys. Every wait has a deadline; every rank makes the same collectives
 // whatever its count.
+#include "baselines/cub_descending.cuh"
+#include "baselines/gpu_pair_baselines.cuh"
 #include "cli/bench_config.hpp"
 #include "cli/dist.hpp"
 #include "cli/dist_fuzz.hpp"
@@ -270,61 +272,63 @@ check_result check_run(const Key* keys, const void* values, std::size_t n, cudaS
   }
 }
 
-/// The single-GPU sort the distributed one is compared with, as its users would call it:
-/// warpsort's (in place), CUB's radix sort (through a second buffer, CUB's DoubleBuffer: the
-/// result is where it ends) or CUB's merge sort (in place; stable for pairs). With a null temp,
-/// sets `bytes`. Returns where the sorted keys and values are.
+/// The single-GPU sort the distributed one is compared with, as its users would call it, in
+/// the run's order: warpsort's sort_keys / sort_pairs in place, or the project's CUB baselines
+/// (src/baselines, the ones `warpsort bench` times: radix sort through a DoubleBuffer, merge
+/// sort in place, the stable merge sort for pairs). Its storage is held from prepare() on.
 template <class Key, class Comp, class Value, class Word>
-std::pair<Key*, Word*> one_gpu_sort(const std::string& algorithm, void* temp, std::size_t& bytes,
-                                    Key* keys, Word* values, std::size_t n, cudaStream_t stream) {
-  constexpr bool pairs = !std::is_void_v<Value>;
-  constexpr bool descending = std::is_same_v<Comp, greater<Key>>;
-  const auto items = static_cast<std::int64_t>(n);
-  if (algorithm == "cub_radix") {
-    // the second buffers follow CUB's own storage in `temp`
-    std::size_t cub_bytes = 0;
-    auto* const base = static_cast<unsigned char*>(temp);
-    const auto sort = [&](void* t, Key* alt_keys, Word* alt_values) {
-      cub::DoubleBuffer<Key> k(keys, alt_keys);
-      cub::DoubleBuffer<Word> v(values, alt_values);
-      if constexpr (pairs && descending)
-        WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(t, cub_bytes, k, v, items, 0,
-                                                                      8 * sizeof(Key), stream));
-      else if constexpr (pairs)
-        WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(t, cub_bytes, k, v, items, 0,
-                                                            8 * sizeof(Key), stream));
-      else if constexpr (descending)
-        WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(t, cub_bytes, k, items, 0,
-                                                                     8 * sizeof(Key), stream));
-      else
-        WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(t, cub_bytes, k, items, 0,
-                                                           8 * sizeof(Key), stream));
-      return std::pair<Key*, Word*>(k.Current(), v.Current());
-    };
-    sort(nullptr, nullptr, nullptr);
-    const std::size_t at_keys = (cub_bytes + 255) / 256 * 256;
-    const std::size_t at_values = at_keys + (n * sizeof(Key) + 255) / 256 * 256;
-    if (temp == nullptr) {
-      bytes = at_values + (pairs ? n * sizeof(Word) : 0);
-      return {keys, values};
-    }
-    return sort(temp, reinterpret_cast<Key*>(base + at_keys),
-                pairs ? reinterpret_cast<Word*>(base + at_values) : nullptr);
-  }
-  if (algorithm == "cub_merge") {
+class single_gpu_sort {
+  static constexpr bool pairs = !std::is_void_v<Value>;
+  static constexpr bool descending = std::is_same_v<Comp, greater<Key>>;
+  using pair_value = std::conditional_t<pairs, Value, std::uint32_t>;
+
+ public:
+  single_gpu_sort(const std::string& algorithm, std::size_t n) : n_(n) {
+    if (algorithm == "warpsort") return;
     if constexpr (pairs)
-      WARPSORT_CUDA_CHECK(cub::DeviceMergeSort::StableSortPairs(temp, bytes, keys, values, items,
-                                                                Comp{}, stream));
+      pairs_ = baselines::make_gpu_pair_baseline<Key, pair_value>(
+          algorithm == "cub_radix" ? "cub_radix_pairs" : "cub_merge_stable_pairs");
     else
-      WARPSORT_CUDA_CHECK(cub::DeviceMergeSort::SortKeys(temp, bytes, keys, items, Comp{}, stream));
-    return {keys, values};
+      keys_ = baselines::make_keys_sorter<Key>(algorithm, descending);
   }
-  if constexpr (pairs)
-    sort_pairs<Key, Value, Comp>(temp, bytes, keys, keys, values, values, n, Comp{}, stream);
-  else
-    sort_keys<Key, Comp>(temp, bytes, keys, keys, n, Comp{}, stream);
-  return {keys, values};
-}
+  /// Device bytes prepare() takes.
+  std::size_t temp_bytes() const {
+    if (keys_) return keys_->temp_bytes(n_);
+    if (pairs_) return pairs_->temp_bytes(n_);
+    std::size_t bytes = 0;
+    warpsort_sort(nullptr, bytes, nullptr, nullptr, 0);
+    return bytes;
+  }
+  void prepare() {
+    if (keys_) keys_->prepare(n_);
+    else if (pairs_) pairs_->prepare(n_);
+    else temp_ = device_buffer<unsigned char>(std::max<std::size_t>(temp_bytes(), 1));
+  }
+  /// Sorts keys[0..n) (and their values) in place.
+  void sort(Key* keys, Word* values, cudaStream_t stream) {
+    if (keys_) {
+      keys_->sort(keys, n_, stream);
+    } else if (pairs_) {
+      if constexpr (pairs) pairs_->sort(keys, values, n_, descending, stream);
+    } else {
+      std::size_t bytes = temp_.size();
+      warpsort_sort(temp_.get(), bytes, keys, values, stream);
+    }
+  }
+
+ private:
+  void warpsort_sort(void* temp, std::size_t& bytes, Key* keys, Word* values,
+                     cudaStream_t stream) const {
+    if constexpr (pairs)
+      sort_pairs<Key, Value, Comp>(temp, bytes, keys, keys, values, values, n_, Comp{}, stream);
+    else
+      sort_keys<Key, Comp>(temp, bytes, keys, keys, n_, Comp{}, stream);
+  }
+  std::size_t n_;
+  std::unique_ptr<baselines::gpu_sorter<Key>> keys_;
+  std::unique_ptr<baselines::gpu_pair_sorter<Key, pair_value>> pairs_;
+  device_buffer<unsigned char> temp_;
+};
 
 /// A pairs run's value type as `--values` names it ("none" for keys alone).
 template <class Value>
@@ -596,9 +600,8 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   if (o.baseline) {
     keys = device_buffer<Key>();
     values = device_buffer<value_word>();
-    std::size_t temp_bytes = 0;
-    one_gpu_sort<Key, Comp, Value, value_word>(o.local, nullptr, temp_bytes, nullptr, nullptr,
-                                               total, stream);
+    single_gpu_sort<Key, Comp, Value, value_word> one_gpu(o.local, total);
+    const std::size_t temp_bytes = one_gpu.temp_bytes();
     // the pool's memory kept from the distributed runs goes back: the baseline uses cudaMalloc
     WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
     cudaMemPool_t pool;
@@ -615,7 +618,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
     } else {
       device_buffer<Key> all(std::max<std::size_t>(total, 1));
       device_buffer<value_word> all_values(pairs ? std::max<std::size_t>(total, 1) : 1);
-      device_buffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
+      one_gpu.prepare();
       // every rank's keys, as each rank generated them: drawn once, written before every run
       std::vector<rank_input<Key>> inputs;
       std::vector<std::size_t> starts;
@@ -637,14 +640,13 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
         ctx.phase("baseline");
         write_all();
         WARPSORT_CUDA_CHECK(cudaEventRecord(a, stream));
-        std::size_t bytes = temp_bytes;
-        const auto [sorted, sorted_values] = one_gpu_sort<Key, Comp, Value, value_word>(
-            o.local, temp.get(), bytes, all.get(), all_values.get(), total, stream);
+        one_gpu.sort(all.get(), all_values.get(), stream);
         WARPSORT_CUDA_CHECK(cudaEventRecord(b, stream));
         WARPSORT_CUDA_CHECK(cudaEventSynchronize(b));
         float x = 0;
         WARPSORT_CUDA_CHECK(cudaEventElapsedTime(&x, a, b));
-        const check_result c = check_run<Key, Comp, Value>(sorted, sorted_values, total, stream);
+        const check_result c =
+            check_run<Key, Comp, Value>(all.get(), all_values.get(), total, stream);
         if (c.out_of_order || !(c.print == whole_in)) valid = false;
         if (rep >= o.warmup) ms.push_back(x);
       }

@@ -57,6 +57,7 @@ class nccl_error : public std::runtime_error {
 };
 
 namespace detail {
+class ipc_peer_memory;  // nccl_transport's arenas (src/distributed)
 [[noreturn]] inline void throw_nccl_error(ncclResult_t code, const char* expr, const char* file,
                                           int line) {
   const char* last = ncclGetLastError(nullptr);
@@ -205,7 +206,7 @@ class nccl_transport final : public transport {
   /// Whether the communicator has finished its last call (throws nccl_error on its failure).
   bool idle();
   ncclComm_t comm_;
-  std::unique_ptr<peer_memory> peers_;
+  std::unique_ptr<detail::ipc_peer_memory> peers_;
   bool arenas_ = true;
   int rank_ = 0, size_ = 1;
   bool aborted_ = false;

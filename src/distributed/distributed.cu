@@ -39,13 +39,12 @@ peer_memory* nccl_transport::peers() {
 }
 
 bool nccl_transport::gathers_on_host(std::size_t bytes) const {
-  const auto* ipc = static_cast<const detail::ipc_peer_memory*>(peers_.get());
-  return ipc && ipc->mailbox() && detail::host_mailbox::fits(bytes);
+  return peers_ && peers_->mailbox() && detail::host_mailbox::fits(bytes);
 }
 
 void nccl_transport::host_all_gather(const void* mine, void* all, std::size_t bytes,
                                      const char* phase) {
-  detail::host_mailbox& box = *static_cast<detail::ipc_peer_memory*>(peers_.get())->mailbox();
+  detail::host_mailbox& box = *peers_->mailbox();
   box.post(mine, bytes);
   poll_until([&] { return box.arrived(); }, phase);
   box.collect(all, bytes);
@@ -114,7 +113,7 @@ void nccl_transport::abort() noexcept {
   if (aborted_) return;
   aborted_ = true;
   // no peer is left waiting in the mailbox either
-  if (peers_) static_cast<detail::ipc_peer_memory*>(peers_.get())->abort();
+  if (peers_) peers_->abort();
   (void)ncclCommAbort(comm_);
 }
 

@@ -463,9 +463,23 @@ TEST(Distributed, EveryExchangePathGivesTheSameOutput) {
 TEST(Distributed, ArenasAreKeptAndGrownAcrossCalls) {
   WARPSORT_REQUIRE_GPU();
   // One set of transports, three sorts: small, larger (every arena grows), small again (the
-  // arenas are reused as they are); every output the reference's.
+  // arenas are reused as they are); every output the reference's. The device's pool keeps what
+  // it held, so that the last sort counts its free memory from the pool alone.
   using Key = std::uint64_t;
   const int P = 3;
+  cudaMemPool_t pool;
+  WARPSORT_CUDA_CHECK(cudaDeviceGetMemPool(&pool, 0));
+  std::uint64_t threshold = 0, keep = ~std::uint64_t{0};
+  WARPSORT_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+  WARPSORT_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+  struct restore_threshold {
+    cudaMemPool_t pool;
+    std::uint64_t value;
+    ~restore_threshold() {
+      (void)cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &value);
+      (void)cudaMemPoolTrimTo(pool, 0);
+    }
+  } restore{pool, threshold};
   warpsort::testing::thread_group group(P);
   const std::vector<std::size_t> sizes[] = {{1000, 20000, 5}, {300000, 0, 250000}, {7, 7, 7000}};
   std::vector<std::vector<std::vector<Key>>> inputs;

@@ -50,7 +50,8 @@ namespace warpsort::distributed::detail {
 struct rank_status {
   std::uint64_t n, capacity, free_bytes;
   std::uint64_t arena;  // bytes its transport's receive arena holds now; no_arena: it has none
-  std::int32_t code, pad;
+  std::int32_t code;
+  std::int32_t exact;  // 1: free_bytes is the driver's count too; 0: only its pool's unused bytes
 };
 constexpr std::uint64_t no_arena = ~std::uint64_t{0};
 enum status_code : std::int32_t { status_ok = 0, status_null_keys = 1, status_over_capacity = 2 };
@@ -129,6 +130,14 @@ struct copy_list {
   Bits* to[most_runs];
   std::size_t end[most_runs + 1] = {};
   std::size_t first_block[most_runs + 1] = {};  // blocks before piece j
+  /// Appends the copy of `len` words from `source` to `target`.
+  __host__ void add(const Bits* source, Bits* target, std::size_t len) {
+    from[count] = source;
+    to[count] = target;
+    end[count + 1] = end[count] + len;
+    first_block[count + 1] = first_block[count] + (len + block_words - 1) / block_words;
+    ++count;
+  }
 };
 
 template <class Bits>
@@ -341,9 +350,7 @@ class stream_allocation {
 
 /// Bytes stream_allocation may still take: the device's free memory and what its pool holds
 /// unused (a pool that keeps its memory between calls reports it as taken).
-inline std::size_t allocatable_bytes() {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  WARPSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+inline std::size_t pool_unused_bytes() {
   int device = 0;
   WARPSORT_CUDA_CHECK(cudaGetDevice(&device));
   cudaMemPool_t pool;
@@ -351,7 +358,12 @@ inline std::size_t allocatable_bytes() {
   std::uint64_t reserved = 0, used = 0;
   WARPSORT_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved));
   WARPSORT_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used));
-  return free_bytes + static_cast<std::size_t>(reserved > used ? reserved - used : 0);
+  return static_cast<std::size_t>(reserved > used ? reserved - used : 0);
+}
+inline std::size_t allocatable_bytes() {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  WARPSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  return free_bytes + pool_unused_bytes();
 }
 
 /// A failure every rank learned of and throws alike: the communicator stays usable.
@@ -881,8 +893,13 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
                      "warpsort::distributed::sort_keys: no device memory for the status exchange");
   auto* statuses = static_cast<rank_status*>(status_block.get());
   peer_memory* const peers = t.peers();
-  rank_status mine{n, capacity, allocatable_bytes(), peers ? peers->arena_bytes() : no_arena,
-                   status_ok, 0};
+  // The free memory each rank counts: first its pool's unused bytes alone, a lower bound read at
+  // once (the driver's count takes tens of microseconds, as long as a small total's exchange);
+  // where that does not cover some rank's plan, every rank reads the driver and the statuses go
+  // round again (below). Where the statuses travel by collectives, the driver is read first.
+  const bool second_round_cheap = t.gathers_on_host(sizeof(rank_status));
+  rank_status mine{n, capacity, second_round_cheap ? pool_unused_bytes() : allocatable_bytes(),
+                   peers ? peers->arena_bytes() : no_arena, status_ok, second_round_cheap ? 0 : 1};
   if (n > 0 && (keys == nullptr || (has_values<Value> && values == nullptr)))
     mine.code = status_null_keys;
   else if (n > capacity) mine.code = status_over_capacity;
@@ -927,6 +944,15 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     return v;
   };
   std::vector<rank_needs> needs = needs_with(parts);
+  bool counted = true;  // every rank's free memory covers its plan, or is the driver's count
+  for (std::size_t p = 0; p < P; ++p)
+    counted = counted && (all[p].exact || (fits(needs[p], all[p]) && needs[p].arena_bytes <=
+                                                                         (all[p].arena == no_arena ? 0 : all[p].arena)));
+  if (!counted) {  // alike on every rank: all gathered the same statuses
+    mine.free_bytes = allocatable_bytes();
+    mine.exact = 1;
+    gather_to_host(t, &mine, all.data(), sizeof mine, statuses, stream, "agree");
+  }
   if (parts > 1 && o.exchange_parts == 0)
     for (std::size_t p = 0; p < P; ++p)
       if (!fits(needs[p], all[p])) {
@@ -1295,25 +1321,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     }
     // the sending side; direct copies go to the next rank first, so that at a time each rank
     // is written by one other
-    if (copy_by_kernel) {
-      for (std::size_t j = 1; j <= P; ++j) {  // one launch writes every piece into the peers' arenas
-        const std::size_t q = (mine_at + j) % P, b = q * parts + k;
-        if (q == mine_at && own_in_place) continue;
-        std::size_t to_q = 0;
-        for (std::size_t i = 0; i < lp.sequences; ++i) {
-          const std::size_t len = piece(mine_at, i, b);
-          if (len == 0) continue;
-          copy_list<Bits>& c = e.copies;
-          c.from[c.count] = own_piece(i, b);
-          c.to[c.count] = reinterpret_cast<Bits*>(remote(q, k, false)) + to_q;
-          c.end[c.count + 1] = c.end[c.count] + len;
-          c.first_block[c.count + 1] =
-              c.first_block[c.count] + stages::ceil_div(len, copy_list<Bits>::block_words);
-          ++c.count;
-          to_q += len;
-        }
-      }
-    } else if (direct && !lp.bucketed) {
+    if (direct && !lp.bucketed) {
       for (std::size_t j = 1; j <= P; ++j) {
         const std::size_t q = (mine_at + j) % P, b = q * parts + k;
         if (q == mine_at && own_in_place) continue;
@@ -1322,11 +1330,15 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
           const std::size_t len = piece(mine_at, i, b);
           if (len == 0) continue;
           const std::size_t from = i * lp.sequence_keys + sent_before[i * buckets + b];
-          e.direct.push_back({remote(q, k, false) + to_q * sizeof(Bits), w.spare + from,
-                              len * sizeof(Bits)});
-          if constexpr (has_values<Value>)
-            e.direct.push_back(
-                {remote(q, k, true) + to_q * vbytes, w.spare_values + from * vbytes, len * vbytes});
+          if (copy_by_kernel) {  // one launch writes every piece of the part
+            e.copies.add(w.spare + from, reinterpret_cast<Bits*>(remote(q, k, false)) + to_q, len);
+          } else {
+            e.direct.push_back({remote(q, k, false) + to_q * sizeof(Bits), w.spare + from,
+                                len * sizeof(Bits)});
+            if constexpr (has_values<Value>)
+              e.direct.push_back({remote(q, k, true) + to_q * vbytes,
+                                  w.spare_values + from * vbytes, len * vbytes});
+          }
           to_q += len;
         }
       }
@@ -1350,13 +1362,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
         if (lp.bucketed) {
           e.targets.at[i * P + q] = to;
         } else if (len > 0) {
-          copy_list<Bits>& c = e.copies;
-          c.from[c.count] = own_piece(i, b);
-          c.to[c.count] = to;
-          c.end[c.count + 1] = c.end[c.count] + len;
-          c.first_block[c.count + 1] =
-              c.first_block[c.count] + stages::ceil_div(len, copy_list<Bits>::block_words);
-          ++c.count;
+          e.copies.add(own_piece(i, b), to, len);
         }
         return len;
       };

@@ -193,10 +193,10 @@ namespace detail {
 
 /// Pinned host memory of the calling thread, at least `bytes` (grown on demand, kept for the
 /// thread's life); `which` picks one of two blocks (1: all_gather's, whose copy back to the
-/// device may still be queued when the caller goes on). Copies between the device and pageable memory may wait for the stream
-/// inside the CUDA call, where no deadline can end the wait (a peer that never comes leaves its
-/// collective on the stream); copies through pinned memory are queued and then waited for by
-/// transport::wait.
+/// device may still be queued when the caller goes on). Copies between the device and pageable
+/// memory may wait for the stream inside the CUDA call, where no deadline can end the wait (a
+/// peer that never comes leaves its collective on the stream); copies through pinned memory are
+/// queued and then waited for by transport::wait.
 inline unsigned char* pinned_scratch(std::size_t bytes, int which = 0) {
   struct block {
     unsigned char* ptr = nullptr;

@@ -202,6 +202,9 @@ TYPED_TEST(GpuBaselines, BackToBackSortsOnOneStream) {
     ASSERT_NE(db.d, nullptr);
     CUDA_OK(cudaMemcpy(da.d, a.data(), n1 * sizeof(Key), cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(db.d, b.data(), n2 * sizeof(Key), cudaMemcpyHostToDevice));
+    // a copy from pageable memory may return before it lands; the non-blocking stream would
+    // not wait for it
+    CUDA_OK(cudaStreamSynchronize(cudaStreamLegacy));
     sorter->sort(da.d, n1, stream);
     sorter->sort(db.d, n2, stream);
     CUDA_OK(cudaStreamSynchronize(stream));

@@ -182,6 +182,8 @@ struct guarded {
     ASSERT_EQ(host.size(), n);
     CUDA_OK(cudaMemset(d, guard_byte, (n + guard_items) * sizeof(T)));
     if (n > 0) CUDA_OK(cudaMemcpy(d, host.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+    // neither call waits for the device: a sort on a non-blocking stream must find both done
+    CUDA_OK(cudaStreamSynchronize(cudaStreamLegacy));
   }
   /// Downloads the n items into `out` and expects the guard behind them untouched.
   void download(std::vector<T>& out, const std::string& what) {

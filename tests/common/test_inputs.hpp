@@ -109,6 +109,9 @@ detail::device_buffer<T> to_device(const std::vector<T>& host) {
   detail::device_buffer<T> d(host.size());
   if (!host.empty())
     WARPSORT_CUDA_CHECK(cudaMemcpy(d.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  // a copy from pageable memory may return before it lands; work on a non-blocking stream
+  // would not wait for the default stream
+  WARPSORT_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
   return d;
 }
 
@@ -124,6 +127,7 @@ template <class T>
 detail::device_buffer<T> poisoned(std::size_t n, int byte = 0xA5) {
   detail::device_buffer<T> d(n);
   if (n) WARPSORT_CUDA_CHECK(cudaMemset(d.get(), byte, n * sizeof(T)));
+  WARPSORT_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));  // cudaMemset does not wait
   return d;
 }
 

@@ -102,9 +102,12 @@ std::vector<rank_run> sort_on_threads(const std::vector<std::vector<Key>>& input
         // room for the input even where the test passes a smaller capacity, to see it refused
         warpsort::detail::device_buffer<Key> keys(
             std::max<std::size_t>(std::max(capacity[r], inputs[r].size()), 1));
+        // on the rank's stream: a copy from pageable memory may return before it lands, and the
+        // sort's non-blocking stream would not wait for the default stream
         if (!inputs[r].empty())
-          WARPSORT_CUDA_CHECK(cudaMemcpy(keys.get(), inputs[r].data(), inputs[r].size() * sizeof(Key),
-                                         cudaMemcpyHostToDevice));
+          WARPSORT_CUDA_CHECK(cudaMemcpyAsync(keys.get(), inputs[r].data(),
+                                              inputs[r].size() * sizeof(Key),
+                                              cudaMemcpyHostToDevice, stream));
         warpsort::testing::thread_transport t(group, r, how != path::transport);
         try {
           runs[r].result = distributed::sort_keys<Key, Comp>(keys.get(), inputs[r].size(),
@@ -264,15 +267,17 @@ void expect_stable_pairs(int P, const std::string& dist, const std::vector<std::
         const std::size_t cap = std::max<std::size_t>(capacity[r], 1);
         warpsort::detail::device_buffer<Key> keys(cap);
         warpsort::detail::device_buffer<Value> values(cap);
-        if (!index.empty()) {
-          WARPSORT_CUDA_CHECK(cudaMemcpy(keys.get(), inputs[r].data(), index.size() * sizeof(Key),
-                                         cudaMemcpyHostToDevice));
-          WARPSORT_CUDA_CHECK(cudaMemcpy(values.get(), index.data(), index.size() * sizeof(Value),
-                                         cudaMemcpyHostToDevice));
-        }
-        warpsort::testing::thread_transport t(group, r, how != path::transport);
         cudaStream_t stream;
         WARPSORT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+        if (!index.empty()) {  // on the rank's stream (see sort_on_threads)
+          WARPSORT_CUDA_CHECK(cudaMemcpyAsync(keys.get(), inputs[r].data(),
+                                              index.size() * sizeof(Key), cudaMemcpyHostToDevice,
+                                              stream));
+          WARPSORT_CUDA_CHECK(cudaMemcpyAsync(values.get(), index.data(),
+                                              index.size() * sizeof(Value), cudaMemcpyHostToDevice,
+                                              stream));
+        }
+        warpsort::testing::thread_transport t(group, r, how != path::transport);
         const auto res = distributed::sort_pairs<Key, Value, Comp>(
             keys.get(), values.get(), inputs[r].size(), capacity[r], t, stream, Comp{}, o);
         if (res.copy_engines != (is_direct(how) && P > 1 && total > 0))
@@ -502,8 +507,10 @@ TEST(Distributed, ArenasAreKeptAndGrownAcrossCalls) {
           const std::size_t n = sizes[call][static_cast<std::size_t>(r)];
           const std::size_t cap = std::max(n, distributed::required_capacity(total, P, r));
           warpsort::detail::device_buffer<Key> keys(std::max<std::size_t>(cap, 1));
-          if (n) WARPSORT_CUDA_CHECK(cudaMemcpy(keys.get(), inputs[call][static_cast<std::size_t>(r)].data(),
-                                                n * sizeof(Key), cudaMemcpyHostToDevice));
+          if (n)  // on the rank's stream (see sort_on_threads)
+            WARPSORT_CUDA_CHECK(cudaMemcpyAsync(keys.get(),
+                                                inputs[call][static_cast<std::size_t>(r)].data(),
+                                                n * sizeof(Key), cudaMemcpyHostToDevice, stream));
           const auto res = distributed::sort_keys<Key>(keys.get(), n, cap, t, stream);
           WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
           outputs[call][static_cast<std::size_t>(r)] = warpsort::testing::to_host(keys.get(), res.count);
@@ -850,8 +857,8 @@ TEST(DistributedDeadline, StalledRankEndsItsPeersWaitWithTheNamedError) {
       const std::size_t cap = std::max(inputs[r].size(), distributed::required_capacity(200001, P, r, o));
       auto keys = warpsort::testing::to_device(inputs[r]);
       warpsort::detail::device_buffer<Key> room(cap);
-      WARPSORT_CUDA_CHECK(cudaMemcpy(room.get(), keys.get(), inputs[r].size() * sizeof(Key),
-                                     cudaMemcpyDeviceToDevice));
+      WARPSORT_CUDA_CHECK(cudaMemcpyAsync(room.get(), keys.get(), inputs[r].size() * sizeof(Key),
+                                          cudaMemcpyDeviceToDevice, stream));
       warpsort::testing::thread_transport t(group, r);
       const auto start = std::chrono::steady_clock::now();
       try {

@@ -135,7 +135,7 @@ struct copy_list {
     from[count] = source;
     to[count] = target;
     end[count + 1] = end[count] + len;
-    first_block[count + 1] = first_block[count] + (len + block_words - 1) / block_words;
+    first_block[count + 1] = first_block[count] + stages::ceil_div(len, block_words);
     ++count;
   }
 };
@@ -945,9 +945,10 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   };
   std::vector<rank_needs> needs = needs_with(parts);
   bool counted = true;  // every rank's free memory covers its plan, or is the driver's count
-  for (std::size_t p = 0; p < P; ++p)
-    counted = counted && (all[p].exact || (fits(needs[p], all[p]) && needs[p].arena_bytes <=
-                                                                         (all[p].arena == no_arena ? 0 : all[p].arena)));
+  for (std::size_t p = 0; p < P; ++p) {
+    const std::uint64_t arena = all[p].arena == no_arena ? 0 : all[p].arena;
+    counted = counted && (all[p].exact || (fits(needs[p], all[p]) && needs[p].arena_bytes <= arena));
+  }
   if (!counted) {  // alike on every rank: all gathered the same statuses
     mine.free_bytes = allocatable_bytes();
     mine.exact = 1;

@@ -31,7 +31,12 @@ for t in $tests_and_cli; do
   rc=$(cat "$logs/$name.rc")
   echo "test      $name: rc=$rc $(grep -E '^\[  (PASSED|FAILED) ' "$logs/$name.log" | tr '\n' ' ')"
   [ "$rc" -eq 0 ] || status=1
-  if grep -q "skipped" "$logs/$name.log"; then echo "  skipped tests in $name:"; grep "skipped" "$logs/$name.log"; status=1; fi
+  # GoogleTest marks a skip "[  SKIPPED ]"; the reasons say "skipped"
+  if grep -q -E '^\[  SKIPPED \]|skipped' "$logs/$name.log"; then
+    echo "  skipped tests in $name:"
+    grep -E '^\[  SKIPPED \] [A-Za-z]' "$logs/$name.log" | sort -u
+    status=1
+  fi
 done
 # shellcheck disable=SC2086  # one argument a binary
 "$(dirname "$0")/run_sanitizers.sh" "$logs" $tests || status=1

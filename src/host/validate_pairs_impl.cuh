@@ -2,9 +2,9 @@
 // Validation of sorted pairs against CUB's two stable pair sorts.
 #include "host/device_buffer.hpp"
 
+#include <warpsort/detail/cub_merge_sort.cuh>
 #include <warpsort/validate.cuh>
 
-#include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/find.h>
@@ -98,11 +98,11 @@ std::pair<device_buffer<Key>, device_buffer<Value>> stable_sorted_pairs(const Ke
   WARPSORT_CUDA_CHECK(cudaMemcpyAsync(keys.get(), d_keys_in, n * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
   WARPSORT_CUDA_CHECK(cudaMemcpyAsync(values.get(), d_values_in, n * sizeof(Value), cudaMemcpyDeviceToDevice, stream));
   std::size_t bytes = 0;
-  WARPSORT_CUDA_CHECK(cub::DeviceMergeSort::StableSortPairs(nullptr, bytes, keys.get(), values.get(),
-                                                            static_cast<std::int64_t>(n), comp, stream));
+  WARPSORT_CUDA_CHECK(warpsort::detail::cub_merge_sort::stable_sort_pairs(
+      nullptr, bytes, keys.get(), values.get(), static_cast<std::int64_t>(n), comp, stream));
   device_buffer<unsigned char> temp(bytes);
-  WARPSORT_CUDA_CHECK(cub::DeviceMergeSort::StableSortPairs(temp.get(), bytes, keys.get(), values.get(),
-                                                            static_cast<std::int64_t>(n), comp, stream));
+  WARPSORT_CUDA_CHECK(warpsort::detail::cub_merge_sort::stable_sort_pairs(
+      temp.get(), bytes, keys.get(), values.get(), static_cast<std::int64_t>(n), comp, stream));
   WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
   return {std::move(keys), std::move(values)};
 }

@@ -1,12 +1,15 @@
 // GPU tests: sort_keys and sort_pairs captured into a CUDA graph (global capture mode, which
 // fails on any synchronization or allocation inside the sort) and replayed on new inputs written
-// into the same buffers; every replay's output against the references.
+// into the same buffers; every replay's output against the references. And no kernel of a sort
+// is a programmatic dependent launch (what CUB's merge sort in CCCL before 3.2 did, racing).
 #include "common/gpu_test.hpp"
 #include "common/test_inputs.hpp"
 
+#include <warpsort/detail/cub_merge_sort.cuh>
 #include <warpsort/validate.cuh>
 #include <warpsort/warpsort.cuh>
 
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
 #include <string>
@@ -49,6 +52,21 @@ class captured_graph {
     WARPSORT_CUDA_CHECK(cudaGraphGetNodes(graph_, nullptr, &count));
     return count;
   }
+  /// Edges along which a kernel may start before the one it follows has finished (a launch
+  /// with programmatic stream serialization, captured).
+  std::size_t programmatic_edges() const {
+    std::size_t count = 0;
+    WARPSORT_CUDA_CHECK(cudaGraphGetEdges(graph_, nullptr, nullptr, nullptr, &count));
+    std::vector<cudaGraphNode_t> from(count), to(count);
+    std::vector<cudaGraphEdgeData> data(count);
+    if (count > 0)
+      WARPSORT_CUDA_CHECK(cudaGraphGetEdges(graph_, from.data(), to.data(), data.data(), &count));
+    std::size_t programmatic = 0;
+    for (const cudaGraphEdgeData& e : data)
+      programmatic += e.type == cudaGraphDependencyTypeProgrammatic ||
+                      e.from_port != cudaGraphKernelNodePortDefault;
+    return programmatic;
+  }
 
  private:
   cudaStream_t stream_ = nullptr;
@@ -74,6 +92,7 @@ void keys_replayed(const std::string& dist) {
                                warpsort::less<Key>{}, s);
     });
     EXPECT_GT(graph.nodes(), 0u);
+    EXPECT_EQ(graph.programmatic_edges(), 0u);
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {  // new keys in the same buffer each time
       const auto input = make_typed_keys<Key>(dist, n, seed * 1000 + n);
       // on the graph's stream: the replay reads the new keys, not a copy still in flight
@@ -105,6 +124,7 @@ void pairs_replayed(const std::string& dist) {
                                        values_in.get(), values_out.get(), n,
                                        warpsort::less<Key>{}, s);
     });
+    EXPECT_EQ(graph.programmatic_edges(), 0u);
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
       const auto input = make_typed_keys<Key>(dist, n, seed * 7000 + n);
       WARPSORT_CUDA_CHECK(cudaMemcpyAsync(keys_in.get(), input.data(), n * sizeof(Key),
@@ -130,4 +150,67 @@ TEST(Graph, SortPairsCapturedAndReplayedOnNewInputs) {
   WARPSORT_REQUIRE_GPU();
   pairs_replayed<std::uint32_t, std::uint32_t>("uniform");          // packed 64-bit words
   pairs_replayed<std::uint64_t, std::uint64_t>("eight_distinct");   // (key, value, index) items
+}
+
+// CUB's merge sort as the library calls it (step 3's and the distributed sort's samples, the
+// pairs' stable reference): CCCL before 3.2 launched its passes as programmatic dependents and
+// its merge kernel read a pass's partitions before waiting for the kernel that wrote them
+// (NVIDIA/cccl#5456); with other streams busy it read stale ones and faulted
+// (cub_merge_sort.cuh). Captured, no edge is programmatic; replayed, the order is right.
+TEST(Graph, LibraryMergeSortsLaunchNoProgrammaticDependents) {
+  WARPSORT_REQUIRE_GPU();
+  using Key = std::uint64_t;
+  namespace ms = warpsort::detail::cub_merge_sort;
+  for (std::size_t n : capped({5000, 300007})) {  // one merge pass, and several
+    SCOPED_TRACE("n=" + std::to_string(n));
+    std::vector<Key> input(n);
+    for (std::size_t i = 0; i < n; ++i) input[i] = (i * 2654435761u) % 1009;  // duplicates
+    std::vector<std::uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0u);
+    std::vector<std::uint32_t> expected = order;
+    std::stable_sort(expected.begin(), expected.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return input[a] < input[b]; });
+    std::vector<Key> sorted = input;
+    std::sort(sorted.begin(), sorted.end());
+    auto staged = to_device(input);
+    auto staged_order = to_device(order);
+    auto keys = poisoned<Key>(n);
+    auto copy = poisoned<Key>(n);
+    auto values = poisoned<std::uint32_t>(n);
+    const auto items = static_cast<std::int64_t>(n);
+    const warpsort::less<Key> comp{};
+    std::size_t pairs_bytes = 0, keys_bytes = 0, copy_bytes = 0;
+    WARPSORT_CUDA_CHECK(ms::stable_sort_pairs(nullptr, pairs_bytes, keys.get(), values.get(), items, comp));
+    WARPSORT_CUDA_CHECK(ms::sort_keys(nullptr, keys_bytes, keys.get(), items, comp));
+    WARPSORT_CUDA_CHECK(ms::sort_keys_copy(nullptr, copy_bytes, staged.get(), copy.get(), items, comp));
+    auto temp = poisoned<unsigned char>(std::max({pairs_bytes, keys_bytes, copy_bytes}));
+    const auto fresh = [&](cudaStream_t s) {
+      WARPSORT_CUDA_CHECK(cudaMemcpyAsync(keys.get(), staged.get(), n * sizeof(Key),
+                                          cudaMemcpyDeviceToDevice, s));
+      WARPSORT_CUDA_CHECK(cudaMemcpyAsync(values.get(), staged_order.get(), n * sizeof(std::uint32_t),
+                                          cudaMemcpyDeviceToDevice, s));
+    };
+    {
+      captured_graph graph([&](cudaStream_t s) {
+        fresh(s);
+        WARPSORT_CUDA_CHECK(ms::stable_sort_pairs(temp.get(), pairs_bytes, keys.get(), values.get(),
+                                                  items, comp, s));
+      });
+      EXPECT_EQ(graph.programmatic_edges(), 0u) << "stable_sort_pairs";
+      graph.replay();
+      EXPECT_EQ(to_host(values.get(), n), expected) << "stable_sort_pairs";
+    }
+    {
+      captured_graph graph([&](cudaStream_t s) {
+        fresh(s);
+        WARPSORT_CUDA_CHECK(ms::sort_keys(temp.get(), keys_bytes, keys.get(), items, comp, s));
+        WARPSORT_CUDA_CHECK(ms::sort_keys_copy(temp.get(), copy_bytes, staged.get(), copy.get(),
+                                               items, comp, s));
+      });
+      EXPECT_EQ(graph.programmatic_edges(), 0u) << "sort_keys, sort_keys_copy";
+      graph.replay();
+      EXPECT_EQ(to_host(keys.get(), n), sorted) << "sort_keys";
+      EXPECT_EQ(to_host(copy.get(), n), sorted) << "sort_keys_copy";
+    }
+  }
 }

@@ -27,6 +27,7 @@
 #include "partition.hpp"
 #include "transport.hpp"
 
+#include <warpsort/detail/cub_merge_sort.cuh>
 #include <warpsort/detail/device_limits.hpp>
 #include <warpsort/detail/event_marks.hpp>
 #include <warpsort/detail/pairs_impl.cuh>
@@ -35,7 +36,6 @@
 #include <warpsort/distributed.cuh>
 #include <warpsort/warpsort.cuh>
 
-#include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
@@ -45,6 +45,8 @@
 #include <vector>
 
 namespace warpsort::distributed::detail {
+
+namespace merge_sort = warpsort::detail::cub_merge_sort;
 
 /// What each rank tells every other before any work.
 struct rank_status {
@@ -446,13 +448,13 @@ std::size_t sort_whole(local_algorithm algorithm, bool in_place, void* temp, std
   const less<Bits> comp{};
   const auto merge = [&](void* t) {
     if constexpr (has_values<Value>)
-      WARPSORT_CUDA_CHECK(cub::DeviceMergeSort::StableSortPairs(t, cub_bytes, keys_out, values_out,
-                                                                items, comp, stream));
+      WARPSORT_CUDA_CHECK(merge_sort::stable_sort_pairs(t, cub_bytes, keys_out, values_out, items,
+                                                        comp, stream));
     else if (in_place)
-      WARPSORT_CUDA_CHECK(cub::DeviceMergeSort::SortKeys(t, cub_bytes, keys_out, items, comp, stream));
+      WARPSORT_CUDA_CHECK(merge_sort::sort_keys(t, cub_bytes, keys_out, items, comp, stream));
     else
-      WARPSORT_CUDA_CHECK(cub::DeviceMergeSort::SortKeysCopy(t, cub_bytes, keys_in, keys_out, items,
-                                                             comp, stream));
+      WARPSORT_CUDA_CHECK(
+          merge_sort::sort_keys_copy(t, cub_bytes, keys_in, keys_out, items, comp, stream));
   };
   merge(nullptr);
   void* const cub_temp = c.take_bytes(cub_bytes);
@@ -1060,10 +1062,9 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     m += s;
   }
   std::size_t cub_bytes = 0;
-  WARPSORT_CUDA_CHECK(cub::DeviceMergeSort::SortKeys(nullptr, cub_bytes,
-                                                     static_cast<sample*>(nullptr),
-                                                     static_cast<std::int64_t>(P * slots),
-                                                     by_sample_order{}, stream));
+  WARPSORT_CUDA_CHECK(merge_sort::sort_keys(nullptr, cub_bytes, static_cast<sample*>(nullptr),
+                                            static_cast<std::int64_t>(P * slots),
+                                            by_sample_order{}, stream));
   const std::size_t row_words = rows * buckets + 1;
   const auto lay_out_control = [&](stages::temp_carver& c) {
     control_arrays a{};
@@ -1112,9 +1113,9 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     WARPSORT_CHECK_LAUNCH();
     all_gather(t, a.my_samples, a.samples, slots * sizeof(sample), stream, "splitters");
     std::size_t bytes = cub_bytes;
-    WARPSORT_CUDA_CHECK(cub::DeviceMergeSort::SortKeys(a.cub_temp, bytes, a.samples,
-                                                       static_cast<std::int64_t>(P * slots),
-                                                       by_sample_order{}, stream));
+    WARPSORT_CUDA_CHECK(merge_sort::sort_keys(a.cub_temp, bytes, a.samples,
+                                              static_cast<std::int64_t>(P * slots),
+                                              by_sample_order{}, stream));
   }
   rank_ends ends{};
   for (std::size_t q = 0; q <= P; ++q)

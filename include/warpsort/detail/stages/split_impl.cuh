@@ -16,9 +16,8 @@
 #include "warp_network.cuh"
 #include "warp_scan.cuh"
 
+#include <warpsort/detail/cub_merge_sort.cuh>
 #include <warpsort/error.hpp>
-
-#include <cub/device/device_merge_sort.cuh>
 
 namespace warpsort::stages {
 
@@ -139,7 +138,7 @@ namespace split_storage {
 template <class Key, class Comp>
 std::size_t cub_sort_bytes(std::size_t samples, Comp comp) {
   std::size_t bytes = 0;
-  WARPSORT_CUDA_CHECK(cub::DeviceMergeSort::StableSortPairs(
+  WARPSORT_CUDA_CHECK(warpsort::detail::cub_merge_sort::stable_sort_pairs(
       nullptr, bytes, static_cast<Key*>(nullptr), static_cast<std::size_t*>(nullptr),
       static_cast<std::int64_t>(samples), comp));
   return bytes;
@@ -201,7 +200,7 @@ split_layout split(const Key* src, std::size_t n, std::size_t seq_len, std::size
     gather_samples_kernel<<<static_cast<unsigned>(ceil_div(samples, threads)), threads, 0,
                             stream>>>(src, seq_len, stride, samples, sample_keys, a.pos);
     WARPSORT_CHECK_LAUNCH();
-    WARPSORT_CUDA_CHECK(cub::DeviceMergeSort::StableSortPairs(
+    WARPSORT_CUDA_CHECK(warpsort::detail::cub_merge_sort::stable_sort_pairs(
         a.cub_temp, cub_bytes, sample_keys, a.pos, static_cast<std::int64_t>(samples), comp,
         stream));
   }

@@ -20,10 +20,10 @@
 #include "stages.hpp"
 #include "temp_storage.hpp"
 
+#include <warpsort/detail/cub_merge_sort.cuh>
 #include <warpsort/detail/device_limits.hpp>
 #include <warpsort/error.hpp>
 
-#include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 
 #include <cuda/std/tuple>
@@ -183,7 +183,7 @@ std::size_t sort_samples(void* temp, std::size_t bytes, set_key<Key>* keys_in,
   } else {
     (void)keys_out;
     (void)positions_out;
-    WARPSORT_CUDA_CHECK(cub::DeviceMergeSort::StableSortPairs(
+    WARPSORT_CUDA_CHECK(warpsort::detail::cub_merge_sort::stable_sort_pairs(
         temp, bytes, keys_in, positions_in, static_cast<std::int64_t>(samples),
         by_set_then_key<Key, Comp>{comp}, stream));
   }

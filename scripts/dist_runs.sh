@@ -25,7 +25,14 @@
 #   network  uint32 uniform at 2^28 and 2^31 with NCCL's network transport (NCCL_P2P_DISABLE=1
 #            NCCL_SHM_DISABLE=1: every peer as if on another node), then scripts/dist_model.py
 #            network: each phase beside the model's for that link (not in the default list).
-# Figures: scripts/plot_dist.py over OUT_DIR/curve/dist.csv (where matplotlib is).
+#   strong   strong scaling: uniform uint32 at 2^31 and 2^33 keys in total on 1, 2, 3 and 4 GPUs
+#            (at most G) into OUT_DIR/strong_g1 ... strong_g4, each run with its own single-GPU
+#            sort of the same total (every speed-up against a baseline of its own session; 2^33
+#            uint32 keys, 32 GiB, fit one H200) (not in the default list);
+#   weak     weak scaling: uniform uint32 at 2^29 keys a GPU on 1 ... G GPUs into
+#            OUT_DIR/weak_g1 ... weak_gG (not in the default list).
+# Figures: scripts/plot_dist.py over OUT_DIR/curve/dist.csv, and scripts/plot_dist.py --scaling
+# OUT_DIR over strong_g*/ and weak_g*/ (where matplotlib is).
 # NCCL_NVLS_ENABLE=0 in every process (the launcher sets it for its ranks too).
 set -euo pipefail
 w=$1
@@ -37,10 +44,13 @@ stages=("$@")
 export NCCL_NVLS_ENABLE=0
 export LD_LIBRARY_PATH="$w/lib:${LD_LIBRARY_PATH:-}"
 mkdir -p "$out"
-dist() {  # NAME ARGS...: one `warpsort dist` run into OUT/NAME
-  local name=$1
-  shift
-  "$w/bin/warpsort" dist --gpus "$gpus" --out "$out/$name" "$@" 2>&1 | tee "$out/$name.log"
+dist_on() {  # G NAME ARGS...: one `warpsort dist` run on G GPUs into OUT/NAME
+  local on=$1 name=$2
+  shift 2
+  "$w/bin/warpsort" dist --gpus "$on" --out "$out/$name" "$@" 2>&1 | tee "$out/$name.log"
+}
+dist() {  # NAME ARGS...: one `warpsort dist` run on the G GPUs into OUT/NAME
+  dist_on "$gpus" "$@"
 }
 for stage in "${stages[@]}"; do
   case $stage in
@@ -91,6 +101,18 @@ for stage in "${stages[@]}"; do
     largest)
       dist largest --sizes "$(( (1 << 33) * gpus ))" --device-generate --reps 2 --warmup 1 \
         --no-baseline
+      ;;
+    strong)
+      # the same totals on 1 ... min(G, 4) GPUs, each with its own single-GPU baseline
+      for (( g = 1; g <= (gpus < 4 ? gpus : 4); ++g )); do
+        dist_on "$g" "strong_g$g" --sizes 2^31,2^33 --reps 3
+      done
+      ;;
+    weak)
+      # 2^29 keys a GPU on 1 ... G GPUs (the single-GPU sort of each total beside it)
+      for (( g = 1; g <= gpus; ++g )); do
+        dist_on "$g" "weak_g$g" --sizes "$(( (1 << 29) * g ))" --reps 5
+      done
       ;;
     *) echo "dist_runs.sh: unknown stage $stage" >&2; exit 2 ;;
   esac

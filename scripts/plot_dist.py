@@ -6,7 +6,8 @@ scaling against the number of GPUs.
     scripts/plot_dist.py --csv A/dist.csv [--csv B/dist.csv ...] --out DIR [--distribution uniform]
     scripts/plot_dist.py --scaling RESULTS_DIR --out DIR [--distribution uniform]
 
-The first form writes DIR/dist_throughput.png and DIR/dist_phases.png. Rows of several runs (e.g.
+The first form writes DIR/dist_throughput.png, DIR/dist_phases.png and DIR/dist_time.png (the
+time against n, and the ratio to the single-GPU sort of the same total with the crossover marked). Rows of several runs (e.g.
 1, 2, 4 and 8 GPUs) are combined; only validated rows are drawn (a CSV with an invalid row is
 refused). Where the CSVs say how the keys moved (column `exchange`: copy_engines, sm_copies or
 nccl), each way is its own line.
@@ -255,7 +256,44 @@ def main() -> int:
     fig.tight_layout()
     fig.savefig(f"{a.out}/dist_phases.png", dpi=120)
     plt.close(fig)
-    print(f"wrote {a.out}/dist_throughput.png and {a.out}/dist_phases.png")
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
+    # one line a GPU count, unless runs of several exchange paths time the same totals (a run's
+    # automatic path changes with the total)
+    by_way = df.duplicated(["gpus", "n"]).any()
+    for (gpus, way), g in df.groupby(["gpus", "exchange" if by_way else "gpus"]):
+        g = g.sort_values("n")
+        label = f"{gpus} GPU(s)" + (f", {way.replace('_', ' ')}" if by_way else "")
+        style = ":" if by_way and way == "nccl" else "-"
+        left.plot(g["n"], g["ms"], marker="o", ls=style, label=label)
+        ratio = g["single_gpu_ms"] / g["ms"]
+        right.plot(g["n"], ratio, marker="o", ls=style, label=label)
+        # the crossover: the smallest total from which every larger one is at least one GPU's speed
+        at_least = (ratio >= 1.0).tolist()
+        for i in range(len(at_least)):
+            if all(at_least[i:]) and ratio.notna().iloc[i]:
+                n0 = int(g["n"].iloc[i])
+                right.annotate(f"from {pow2_label(n0)}", (n0, ratio.iloc[i]), textcoords="offset points",
+                               xytext=(6, -14), fontsize=8)
+                break
+    if not one.empty:
+        left.plot(one["n"], one["single_gpu_ms"], marker="s", ls="--", color="black",
+                  label="one GPU (same total, same run)")
+    right.axhline(1.0, color="black", ls="--", lw=1, label="one GPU")
+    for ax in (left, right):
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("total keys n")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8)
+    left.set_yscale("log")
+    left.set_ylabel("ms (median of runs)")
+    left.set_title("Time")
+    right.set_ylabel("one GPU's time / this time")
+    right.set_title("Against one GPU: the crossover")
+    fig.suptitle(f"Distributed sort ({key_type}, {a.distribution})")
+    fig.tight_layout()
+    fig.savefig(f"{a.out}/dist_time.png", dpi=120)
+    plt.close(fig)
+    print(f"wrote {a.out}/dist_throughput.png, {a.out}/dist_phases.png and {a.out}/dist_time.png")
     return 0
 
 

@@ -9,7 +9,7 @@ find_python "pandas, matplotlib" "python3-pandas python3-matplotlib" "${3:-}"
 make_scratch plot_dist
 script=$1 csv=$2 status=0
 if ! "$py" "$script" --csv "$csv" --out "$out/all"; then echo "FAIL: plot_dist.py failed on $csv"; exit 1; fi
-for f in dist_throughput.png dist_phases.png; do
+for f in dist_throughput.png dist_phases.png dist_time.png; do
   if is_png "$out/all/$f"; then echo "ok: $f"; else echo "FAIL: $f missing or not a PNG"; status=1; fi
 done
 sed 's/,true$/,false/' "$csv" > "$out/invalid.csv"

@@ -180,15 +180,17 @@ TEST(Graph, LibraryMergeSortsLaunchNoProgrammaticDependents) {
     const auto items = static_cast<std::int64_t>(n);
     const warpsort::less<Key> comp{};
     std::size_t pairs_bytes = 0, keys_bytes = 0, copy_bytes = 0;
-    WARPSORT_CUDA_CHECK(ms::stable_sort_pairs(nullptr, pairs_bytes, keys.get(), values.get(), items, comp));
+    WARPSORT_CUDA_CHECK(
+        ms::stable_sort_pairs(nullptr, pairs_bytes, keys.get(), values.get(), items, comp));
     WARPSORT_CUDA_CHECK(ms::sort_keys(nullptr, keys_bytes, keys.get(), items, comp));
-    WARPSORT_CUDA_CHECK(ms::sort_keys_copy(nullptr, copy_bytes, staged.get(), copy.get(), items, comp));
+    WARPSORT_CUDA_CHECK(
+        ms::sort_keys_copy(nullptr, copy_bytes, staged.get(), copy.get(), items, comp));
     auto temp = poisoned<unsigned char>(std::max({pairs_bytes, keys_bytes, copy_bytes}));
     const auto fresh = [&](cudaStream_t s) {
       WARPSORT_CUDA_CHECK(cudaMemcpyAsync(keys.get(), staged.get(), n * sizeof(Key),
                                           cudaMemcpyDeviceToDevice, s));
-      WARPSORT_CUDA_CHECK(cudaMemcpyAsync(values.get(), staged_order.get(), n * sizeof(std::uint32_t),
-                                          cudaMemcpyDeviceToDevice, s));
+      WARPSORT_CUDA_CHECK(cudaMemcpyAsync(values.get(), staged_order.get(),
+                                          n * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, s));
     };
     {
       captured_graph graph([&](cudaStream_t s) {

@@ -20,7 +20,8 @@ namespace warpsort::detail::cub_merge_sort {
 /// CUB's launcher with every launch ordered after the previous one on the stream.
 struct launcher_without_pdl : cub::detail::TripleChevronFactory {
   CUB_RUNTIME_FUNCTION auto operator()(dim3 grid, dim3 block, std::size_t shared_bytes,
-                                       cudaStream_t stream, bool /*dependent_launch*/ = false) const {
+                                       cudaStream_t stream,
+                                       bool /*dependent_launch*/ = false) const {
     return cub::detail::TripleChevronFactory::operator()(grid, block, shared_bytes, stream, false);
   }
 };

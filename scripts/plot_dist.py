@@ -267,9 +267,10 @@ def main() -> int:
         left.plot(g["n"], g["ms"], marker="o", ls=style, label=label)
         ratio = g["single_gpu_ms"] / g["ms"]
         right.plot(g["n"], ratio, marker="o", ls=style, label=label)
-        # the crossover: the smallest total from which every larger one is at least one GPU's speed
+        # the crossover: the smallest total from which every larger one is at least one GPU's
+        # speed, where a smaller total measured was slower (else the runs do not show it)
         at_least = (ratio >= 1.0).tolist()
-        for i in range(len(at_least)):
+        for i in range(1, len(at_least)):
             if all(at_least[i:]) and ratio.notna().iloc[i]:
                 n0 = int(g["n"].iloc[i])
                 right.annotate(f"from {pow2_label(n0)}", (n0, ratio.iloc[i]), textcoords="offset points",

@@ -123,6 +123,8 @@ distributed::options sort_options(rank_context& ctx, bool rebalance, bool timed)
                   : ctx.o.exchange == "copy_engines" ? path::copy_engines
                   : ctx.o.exchange == "sm_copies"    ? path::sm_copies
                                                      : path::automatic;
+  opts.memory = ctx.o.memory_plan == "two_copies" ? distributed::options::memory_plan::two_copies
+                                                  : distributed::options::memory_plan::automatic;
   opts.local_sort = ctx.o.local == "cub_radix"   ? distributed::local_algorithm::cub_radix
                     : ctx.o.local == "cub_merge" ? distributed::local_algorithm::cub_merge
                                                  : distributed::local_algorithm::warpsort;
@@ -415,6 +417,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   bool last_round_bucketed = false;  // this rank's (the others' alike but for uneven counts)
   bool copy_engines = false;         // alike on every rank
   bool sm_copies = false;            // rank 0's
+  bool two_copies = false;           // alike on every rank
   std::string failure;
   cudaEvent_t start, stop;
   WARPSORT_CUDA_CHECK(cudaEventCreate(&start));
@@ -498,6 +501,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
     last_round_bucketed = r.last_round_bucketed;
     copy_engines = r.copy_engines;
     sm_copies = r.sm_copies;
+    two_copies = r.two_copies;
     for (int p = 0; p < P; ++p) sent_to_others = std::max(sent_to_others, r.keys_sent_to_others(p));
   }
   WARPSORT_CUDA_CHECK(cudaEventDestroy(start));
@@ -588,6 +592,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   j["exchange_rounds"] = exchange_rounds;
   j["last_round"] = last_round_bucketed ? "bucketed" : "local";
   j["exchange"] = sm_copies ? "sm_copies" : copy_engines ? "copy_engines" : "nccl";
+  j["memory_plan"] = two_copies ? "two_copies" : "apart";
   j["exchange_gb_s_per_gpu"] = exchange_ms > 0 ? sent_to_others * pair_bytes / (exchange_ms * 1e6) : 0;
   j["nccl_alltoall_ms"] = alltoall_ms;
   j["nccl_alltoall_gb_s_per_gpu"] =
@@ -674,7 +679,7 @@ void write_results(const dist_options& o, const nlohmann::json& rows) {
   const std::vector<std::string> cols{
       "gpus", "type", "order", "distribution", "n", "rebalance", "values", "local", "generated_on", "reps", "ms",
       "keys_per_s", "local_sort_ms", "splitters_ms", "exchange_ms", "merge_ms", "rebalance_ms",
-      "largest_over_mean", "largest_over_mean_max", "exchange_rounds", "last_round", "exchange", "exchange_bytes_per_gpu",
+      "largest_over_mean", "largest_over_mean_max", "exchange_rounds", "last_round", "exchange", "memory_plan", "exchange_bytes_per_gpu",
       "exchange_gb_s_per_gpu", "nccl_alltoall_ms", "nccl_alltoall_gb_s_per_gpu", "single_gpu_ms",
       "speedup_vs_single_gpu", "validated"};
   std::ofstream csv(o.out + "/dist.csv");
@@ -945,7 +950,7 @@ int rank_body(rank_context& ctx, cudaStream_t stream) {
                                      : run_one<Key, Comp, void>(ctx, dist, total, stream, valid);
           if (o.rank != 0) continue;
           fmt::print("dist {} GPUs {}{} {}{} n={}: {:.3f} ms ({:.2f} Gkeys/s) | local {:.3f} split {:.3f} "
-                     "exchange {:.3f} ({} rounds{}, {}, {:.0f} GB/s a GPU; NCCL all-to-all {:.0f}) merge {:.3f} "
+                     "exchange {:.3f} ({} rounds{}{}, {}, {:.0f} GB/s a GPU; NCCL all-to-all {:.0f}) merge {:.3f} "
                      "rebalance {:.3f} | largest/mean {:.4f} | one GPU {} | {}\n",
                      j["gpus"].get<int>(), j["type"].get<std::string>(),
                      o.values.empty() ? std::string() : " + " + o.values + " values",
@@ -954,6 +959,7 @@ int rank_body(rank_context& ctx, cudaStream_t stream) {
                      j["local_sort_ms"].get<double>(), j["splitters_ms"].get<double>(),
                      j["exchange_ms"].get<double>(), j["exchange_rounds"].get<std::size_t>(),
                      j["last_round"] == "bucketed" ? ", last round bucketed" : "",
+                     j["memory_plan"] == "two_copies" ? ", two copies" : "",
                      j["exchange"].get<std::string>(),
                      j["exchange_gb_s_per_gpu"].get<double>(),
                      j["nccl_alltoall_gb_s_per_gpu"].get<double>(), j["merge_ms"].get<double>(),

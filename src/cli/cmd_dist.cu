@@ -512,12 +512,27 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   // others). The block comes from the total, which every rank knows alike, not from the rank's
   // own count (ranks' counts differ by one: their sends would not match the peers' receives),
   // and every rank takes part, one without keys too (sending and receiving nothing).
+  // Its two buffers are allocated beside the sort's, which the largest totals leave no room
+  // for: then every rank skips it alike and the record says so.
   double alltoall_ms = 0;
   const std::size_t floor_share = total / static_cast<std::size_t>(P);  // <= every rank's n
+  // (pairs: the keys' and the values' bytes together)
+  const std::size_t unit = sizeof(Key) + value_bytes;
+  bool alltoall_fits = P > 1;
   if (P > 1) {
+    WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
+    cudaMemPool_t pool;  // the sort's temporaries, kept by the stream-ordered pool, go back
+    int device = 0;
+    WARPSORT_CUDA_CHECK(cudaGetDevice(&device));
+    WARPSORT_CUDA_CHECK(cudaDeviceGetMemPool(&pool, device));
+    WARPSORT_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
+    std::size_t free_bytes = 0, all_bytes = 0;
+    WARPSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &all_bytes));
+    const int fits_here = 2 * floor_share * unit + (std::size_t{1} << 28) <= free_bytes;
+    for (int f : gather(ctx, fits_here, stream, "alltoall")) alltoall_fits = alltoall_fits && f;
+  }
+  if (alltoall_fits) {
     std::vector<std::size_t> off(P), bytes(P);
-    // (pairs: the keys' and the values' bytes together)
-    const std::size_t unit = sizeof(Key) + value_bytes;
     const std::size_t block = floor_share / static_cast<std::size_t>(P) * unit;
     for (int p = 0; p < P; ++p) {
       off[p] = static_cast<std::size_t>(p) * block;
@@ -594,9 +609,15 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   j["exchange"] = sm_copies ? "sm_copies" : copy_engines ? "copy_engines" : "nccl";
   j["memory_plan"] = two_copies ? "two_copies" : "apart";
   j["exchange_gb_s_per_gpu"] = exchange_ms > 0 ? sent_to_others * pair_bytes / (exchange_ms * 1e6) : 0;
-  j["nccl_alltoall_ms"] = alltoall_ms;
-  j["nccl_alltoall_gb_s_per_gpu"] =
-      alltoall_ms > 0 ? (floor_share / static_cast<std::size_t>(P) * pair_bytes * (P - 1)) / (alltoall_ms * 1e6) : 0;
+  if (alltoall_fits || P == 1) {
+    j["nccl_alltoall_ms"] = alltoall_ms;
+    j["nccl_alltoall_gb_s_per_gpu"] =
+        alltoall_ms > 0 ? (floor_share / static_cast<std::size_t>(P) * pair_bytes * (P - 1)) / (alltoall_ms * 1e6) : 0;
+  } else {
+    j["nccl_alltoall_ms"] = nullptr;
+    j["nccl_alltoall_gb_s_per_gpu"] = nullptr;
+    j["nccl_alltoall_note"] = "its two buffers do not fit beside the sort's";
+  }
   j["validated"] = failure.empty();
   if (!failure.empty()) j["failure"] = failure;
 
@@ -950,7 +971,7 @@ int rank_body(rank_context& ctx, cudaStream_t stream) {
                                      : run_one<Key, Comp, void>(ctx, dist, total, stream, valid);
           if (o.rank != 0) continue;
           fmt::print("dist {} GPUs {}{} {}{} n={}: {:.3f} ms ({:.2f} Gkeys/s) | local {:.3f} split {:.3f} "
-                     "exchange {:.3f} ({} rounds{}{}, {}, {:.0f} GB/s a GPU; NCCL all-to-all {:.0f}) merge {:.3f} "
+                     "exchange {:.3f} ({} rounds{}{}, {}, {:.0f} GB/s a GPU; NCCL all-to-all {}) merge {:.3f} "
                      "rebalance {:.3f} | largest/mean {:.4f} | one GPU {} | {}\n",
                      j["gpus"].get<int>(), j["type"].get<std::string>(),
                      o.values.empty() ? std::string() : " + " + o.values + " values",
@@ -962,7 +983,10 @@ int rank_body(rank_context& ctx, cudaStream_t stream) {
                      j["memory_plan"] == "two_copies" ? ", two copies" : "",
                      j["exchange"].get<std::string>(),
                      j["exchange_gb_s_per_gpu"].get<double>(),
-                     j["nccl_alltoall_gb_s_per_gpu"].get<double>(), j["merge_ms"].get<double>(),
+                     j["nccl_alltoall_gb_s_per_gpu"].is_null()
+                         ? std::string("did not fit")
+                         : fmt::format("{:.0f}", j["nccl_alltoall_gb_s_per_gpu"].get<double>()),
+                     j["merge_ms"].get<double>(),
                      j["rebalance_ms"].get<double>(), j["largest_over_mean_max"].get<double>(),
                      j["single_gpu_ms"].is_null()
                          ? j.value("single_gpu_note", std::string("skipped"))

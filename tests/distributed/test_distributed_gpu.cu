@@ -272,6 +272,15 @@ TYPED_TEST(DistributedKeys, TwoCopyMemoryPlanOnAnyRanks) {
       run(less<Key>{}, P, "uniform", one, how);
     }
   }
+  // merges of many waves of blocks, where a piece read from the buffer the merge writes would
+  // be read after earlier blocks had written over it (capped for compute-sanitizer runs)
+  for (std::size_t per_rank : warpsort::testing::capped({std::size_t{1} << 21}))
+    for (int P : {2, 4}) {
+      run(less<Key>{}, P, "uniform", std::vector<std::size_t>(P, per_rank + 3), path::direct);
+      std::vector<std::size_t> one(P, 0);
+      one[0] = 2 * per_rank;
+      run(greater<Key>{}, P, "uniform", one, path::copy_engines);
+    }
 }
 
 TEST(Distributed, TwoCopyMemoryPlanIsRefusedAlikeWhereItCannotRun) {

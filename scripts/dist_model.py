@@ -204,7 +204,11 @@ def main():
         rows = read_runs(a.csv)
         if not rows:
             sys.exit("dist_model.py: no uniform keys-only runs in " + " ".join(a.csv))
-        gbs = min(float(r["nccl_alltoall_gb_s_per_gpu"]) for r in rows)
+        # (a run too large for the all-to-all's buffers beside the sort's has none)
+        speeds = [float(r["nccl_alltoall_gb_s_per_gpu"]) for r in rows if r["nccl_alltoall_gb_s_per_gpu"]]
+        if not speeds:
+            sys.exit("dist_model.py: no run in " + " ".join(a.csv) + " measured NCCL's all-to-all")
+        gbs = min(speeds)
         print(f"network: NCCL's all-to-all {gbs:.1f} GB/s a GPU (the slowest of the runs)\n")
         worst = check(a.csv, network_gbs=gbs, all_network=True)
         miss = max(worst.values())

@@ -120,6 +120,16 @@ struct options {
   /// transport's exchange. The same on every rank.
   enum class exchange_path { automatic, copy_engines, sm_copies, transport };
   exchange_path exchange = exchange_path::automatic;
+  /// What a rank holds beside its keys. `automatic`: the sorted sequences, the received keys
+  /// and, with several rounds, two packing halves apart (about 3 to 3.5 copies of its keys; the
+  /// merges of one round run while the next travels) where that fits every rank, else
+  /// `two_copies`. `two_copies`: the local sort ping-pongs through the receive arena and leaves
+  /// the sequences in the caller's buffer, every piece (its own too) is copied into the arenas
+  /// in one round, and the merges then write into the caller's buffer (about 2 copies; no
+  /// overlap of merges and copies). Two copies need keys without values, no rebalancing, and
+  /// the keys copied straight into the arenas. The same on every rank.
+  enum class memory_plan { automatic, two_copies };
+  memory_plan memory = memory_plan::automatic;
   /// Record CUDA events between the phases and wait for them (sort_result::times).
   bool timed = false;
   /// The local sort's tuning; null: warpsort's default for the key type.
@@ -159,6 +169,7 @@ struct sort_result {
   bool last_round_bucketed = false;      // this rank ran its last local round during the exchange
   bool copy_engines = false;             // the keys copied straight into the peers' arenas
   bool sm_copies = false;                // ... by one kernel a part on this rank (else copy engines)
+  bool two_copies = false;               // the two-copy memory plan (options::memory_plan)
   phase_times times;
   std::size_t keys_sent_to_others(int rank) const;
 };

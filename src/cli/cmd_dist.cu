@@ -123,6 +123,8 @@ distributed::options sort_options(rank_context& ctx, bool rebalance, bool timed)
                   : ctx.o.exchange == "copy_engines" ? path::copy_engines
                   : ctx.o.exchange == "sm_copies"    ? path::sm_copies
                                                      : path::automatic;
+  opts.memory = ctx.o.memory_plan == "two_copies" ? distributed::options::memory_plan::two_copies
+                                                  : distributed::options::memory_plan::automatic;
   opts.local_sort = ctx.o.local == "cub_radix"   ? distributed::local_algorithm::cub_radix
                     : ctx.o.local == "cub_merge" ? distributed::local_algorithm::cub_merge
                                                  : distributed::local_algorithm::warpsort;
@@ -415,6 +417,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   bool last_round_bucketed = false;  // this rank's (the others' alike but for uneven counts)
   bool copy_engines = false;         // alike on every rank
   bool sm_copies = false;            // rank 0's
+  bool two_copies = false;           // alike on every rank
   std::string failure;
   cudaEvent_t start, stop;
   WARPSORT_CUDA_CHECK(cudaEventCreate(&start));
@@ -498,6 +501,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
     last_round_bucketed = r.last_round_bucketed;
     copy_engines = r.copy_engines;
     sm_copies = r.sm_copies;
+    two_copies = r.two_copies;
     for (int p = 0; p < P; ++p) sent_to_others = std::max(sent_to_others, r.keys_sent_to_others(p));
   }
   WARPSORT_CUDA_CHECK(cudaEventDestroy(start));
@@ -508,12 +512,27 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   // others). The block comes from the total, which every rank knows alike, not from the rank's
   // own count (ranks' counts differ by one: their sends would not match the peers' receives),
   // and every rank takes part, one without keys too (sending and receiving nothing).
+  // Its two buffers are allocated beside the sort's, which the largest totals leave no room
+  // for: then every rank skips it alike and the record says so.
   double alltoall_ms = 0;
   const std::size_t floor_share = total / static_cast<std::size_t>(P);  // <= every rank's n
+  // (pairs: the keys' and the values' bytes together)
+  const std::size_t unit = sizeof(Key) + value_bytes;
+  bool alltoall_fits = P > 1;
   if (P > 1) {
+    WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
+    cudaMemPool_t pool;  // the sort's temporaries, kept by the stream-ordered pool, go back
+    int device = 0;
+    WARPSORT_CUDA_CHECK(cudaGetDevice(&device));
+    WARPSORT_CUDA_CHECK(cudaDeviceGetMemPool(&pool, device));
+    WARPSORT_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
+    std::size_t free_bytes = 0, all_bytes = 0;
+    WARPSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &all_bytes));
+    const int fits_here = 2 * floor_share * unit + (std::size_t{1} << 28) <= free_bytes;
+    for (int f : gather(ctx, fits_here, stream, "alltoall")) alltoall_fits = alltoall_fits && f;
+  }
+  if (alltoall_fits) {
     std::vector<std::size_t> off(P), bytes(P);
-    // (pairs: the keys' and the values' bytes together)
-    const std::size_t unit = sizeof(Key) + value_bytes;
     const std::size_t block = floor_share / static_cast<std::size_t>(P) * unit;
     for (int p = 0; p < P; ++p) {
       off[p] = static_cast<std::size_t>(p) * block;
@@ -588,10 +607,17 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   j["exchange_rounds"] = exchange_rounds;
   j["last_round"] = last_round_bucketed ? "bucketed" : "local";
   j["exchange"] = sm_copies ? "sm_copies" : copy_engines ? "copy_engines" : "nccl";
+  j["memory_plan"] = two_copies ? "two_copies" : "apart";
   j["exchange_gb_s_per_gpu"] = exchange_ms > 0 ? sent_to_others * pair_bytes / (exchange_ms * 1e6) : 0;
-  j["nccl_alltoall_ms"] = alltoall_ms;
-  j["nccl_alltoall_gb_s_per_gpu"] =
-      alltoall_ms > 0 ? (floor_share / static_cast<std::size_t>(P) * pair_bytes * (P - 1)) / (alltoall_ms * 1e6) : 0;
+  if (alltoall_fits || P == 1) {
+    j["nccl_alltoall_ms"] = alltoall_ms;
+    j["nccl_alltoall_gb_s_per_gpu"] =
+        alltoall_ms > 0 ? (floor_share / static_cast<std::size_t>(P) * pair_bytes * (P - 1)) / (alltoall_ms * 1e6) : 0;
+  } else {
+    j["nccl_alltoall_ms"] = nullptr;
+    j["nccl_alltoall_gb_s_per_gpu"] = nullptr;
+    j["nccl_alltoall_note"] = "its two buffers do not fit beside the sort's";
+  }
   j["validated"] = failure.empty();
   if (!failure.empty()) j["failure"] = failure;
 
@@ -674,7 +700,7 @@ void write_results(const dist_options& o, const nlohmann::json& rows) {
   const std::vector<std::string> cols{
       "gpus", "type", "order", "distribution", "n", "rebalance", "values", "local", "generated_on", "reps", "ms",
       "keys_per_s", "local_sort_ms", "splitters_ms", "exchange_ms", "merge_ms", "rebalance_ms",
-      "largest_over_mean", "largest_over_mean_max", "exchange_rounds", "last_round", "exchange", "exchange_bytes_per_gpu",
+      "largest_over_mean", "largest_over_mean_max", "exchange_rounds", "last_round", "exchange", "memory_plan", "exchange_bytes_per_gpu",
       "exchange_gb_s_per_gpu", "nccl_alltoall_ms", "nccl_alltoall_gb_s_per_gpu", "single_gpu_ms",
       "speedup_vs_single_gpu", "validated"};
   std::ofstream csv(o.out + "/dist.csv");
@@ -945,7 +971,7 @@ int rank_body(rank_context& ctx, cudaStream_t stream) {
                                      : run_one<Key, Comp, void>(ctx, dist, total, stream, valid);
           if (o.rank != 0) continue;
           fmt::print("dist {} GPUs {}{} {}{} n={}: {:.3f} ms ({:.2f} Gkeys/s) | local {:.3f} split {:.3f} "
-                     "exchange {:.3f} ({} rounds{}, {}, {:.0f} GB/s a GPU; NCCL all-to-all {:.0f}) merge {:.3f} "
+                     "exchange {:.3f} ({} rounds{}{}, {}, {:.0f} GB/s a GPU; NCCL all-to-all {}) merge {:.3f} "
                      "rebalance {:.3f} | largest/mean {:.4f} | one GPU {} | {}\n",
                      j["gpus"].get<int>(), j["type"].get<std::string>(),
                      o.values.empty() ? std::string() : " + " + o.values + " values",
@@ -954,9 +980,13 @@ int rank_body(rank_context& ctx, cudaStream_t stream) {
                      j["local_sort_ms"].get<double>(), j["splitters_ms"].get<double>(),
                      j["exchange_ms"].get<double>(), j["exchange_rounds"].get<std::size_t>(),
                      j["last_round"] == "bucketed" ? ", last round bucketed" : "",
+                     j["memory_plan"] == "two_copies" ? ", two copies" : "",
                      j["exchange"].get<std::string>(),
                      j["exchange_gb_s_per_gpu"].get<double>(),
-                     j["nccl_alltoall_gb_s_per_gpu"].get<double>(), j["merge_ms"].get<double>(),
+                     j["nccl_alltoall_gb_s_per_gpu"].is_null()
+                         ? std::string("did not fit")
+                         : fmt::format("{:.0f}", j["nccl_alltoall_gb_s_per_gpu"].get<double>()),
+                     j["merge_ms"].get<double>(),
                      j["rebalance_ms"].get<double>(), j["largest_over_mean_max"].get<double>(),
                      j["single_gpu_ms"].is_null()
                          ? j.value("single_gpu_note", std::string("skipped"))

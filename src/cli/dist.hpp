@@ -28,6 +28,7 @@ struct dist_options {
   std::string local = "warpsort";     // the local sort (and the one-GPU baseline): warpsort, cub_radix, cub_merge
   std::string last_round = "local";    // the local sort's last round: "local", or "bucketed" (run during the exchange)
   std::string exchange = "auto";      // "auto", "copy_engines", "sm_copies" (where every rank is on this host) or "nccl"
+  std::string memory_plan = "auto";   // "auto" or "two_copies" (distributed::options::memory_plan)
   bool device_generate = false;       // uniform keys generated on the GPU (for huge totals)
   bool baseline = true;               // the single-GPU sort of the same total, on GPU 0
   int reps = 5;

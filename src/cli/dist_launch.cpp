@@ -177,6 +177,12 @@ CLI::App* add_dist_command(CLI::App& app, dist_options& o) {
                 "(sm_copies); or NCCL's send and receive (nccl)")
       ->check(CLI::IsMember({"auto", "copy_engines", "sm_copies", "nccl"}))
       ->capture_default_str();
+  d->add_option("--memory-plan", o.memory_plan,
+                "what a rank holds beside its keys: the sequences, the received keys and the "
+                "rounds' packing apart where that fits every rank, else two copies (auto); or "
+                "always two copies (two_copies: one round, keys without values, no rebalancing)")
+      ->check(CLI::IsMember({"auto", "two_copies"}))
+      ->capture_default_str();
   d->add_option("--merge-oversampling", o.merge_oversampling,
                 "the received runs' merge: every this many samples a splitter")
       ->check(CLI::Range(1, 1024))

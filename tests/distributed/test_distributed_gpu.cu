@@ -232,6 +232,77 @@ TYPED_TEST(DistributedKeys, AnyRanksEveryDistributionBothOrders) {
   }
 }
 
+// The two-copy memory plan (options::memory_plan::two_copies, what the largest totals take):
+// the local sort ping-pongs through the receive arena, every piece (a rank's own too) is copied
+// into the arenas in one round, and the merges write over the sequences in the caller's buffer.
+TYPED_TEST(DistributedKeys, TwoCopyMemoryPlanOnAnyRanks) {
+  WARPSORT_REQUIRE_GPU();
+  using Key = TypeParam;
+  const auto run = [&](auto comp, int P, const std::string& dist,
+                       const std::vector<std::size_t>& counts, path how) {
+    using Comp = decltype(comp);
+    distributed::options o;
+    o.memory = distributed::options::memory_plan::two_copies;
+    const auto inputs = make_inputs<Key, Comp>(dist, counts, 500 + P);
+    const auto runs = sort_on_threads<Key, Comp>(inputs, o, {}, how);
+    std::string label = "two copies P " + std::to_string(P) + " " + dist + " path " +
+                        path_name(how) + " counts";
+    for (auto c : counts) label += " " + std::to_string(c);
+    std::size_t total = 0;
+    for (auto c : counts) total += c;
+    for (int r = 0; r < P; ++r)
+      if (!runs[static_cast<std::size_t>(r)].error)
+        EXPECT_EQ(runs[static_cast<std::size_t>(r)].result.two_copies, P > 1 && total > 0)
+            << label << ": rank " << r;
+    expect_sorted_whole<Key, Comp>(inputs, runs, o, label);
+  };
+  for (int P : {1, 2, 3, 5, 8})
+    for (const std::string dist : {"uniform", "all_equal", "sorted", "specials"}) {
+      run(less<Key>{}, P, dist, std::vector<std::size_t>(P, 20011), path::direct);
+      run(greater<Key>{}, P, dist, std::vector<std::size_t>(P, 3001), path::copy_engines);
+    }
+  for (int P : {2, 3, 8}) {  // uneven and empty ranks, both direct ways
+    std::vector<std::size_t> uneven(P);
+    for (int r = 0; r < P; ++r) uneven[r] = r % 3 == 1 ? 0 : 5000 * static_cast<std::size_t>(r + 1) + 7;
+    for (path how : {path::copy_engines, path::sm_copies}) {
+      run(less<Key>{}, P, "uniform", uneven, how);
+      run(greater<Key>{}, P, "eight_distinct", uneven, how);
+      std::vector<std::size_t> one(P, 0);
+      one[0] = 70001;  // one rank holds every key: its arena is the others' whole output
+      run(less<Key>{}, P, "uniform", one, how);
+    }
+  }
+  // merges of many waves of blocks, where a piece read from the buffer the merge writes would
+  // be read after earlier blocks had written over it (capped for compute-sanitizer runs)
+  for (std::size_t per_rank : warpsort::testing::capped({std::size_t{1} << 21}))
+    for (int P : {2, 4}) {
+      run(less<Key>{}, P, "uniform", std::vector<std::size_t>(P, per_rank + 3), path::direct);
+      std::vector<std::size_t> one(P, 0);
+      one[0] = 2 * per_rank;
+      run(greater<Key>{}, P, "uniform", one, path::copy_engines);
+    }
+}
+
+TEST(Distributed, TwoCopyMemoryPlanIsRefusedAlikeWhereItCannotRun) {
+  WARPSORT_REQUIRE_GPU();
+  using Key = std::uint32_t;
+  const int P = 3;
+  const auto inputs = make_inputs<Key, less<Key>>("uniform", {1000, 2000, 3000}, 7);
+  const auto refused_everywhere = [&](const distributed::options& o, path how, const char* why) {
+    const auto runs = sort_on_threads<Key, less<Key>>(inputs, o, {}, how);
+    for (int r = 0; r < P; ++r) {
+      const auto& e = runs[static_cast<std::size_t>(r)].error;
+      ASSERT_TRUE(e) << why << ": rank " << r << " did not refuse";
+      EXPECT_NE(what(e).find("two"), std::string::npos) << why << ": rank " << r << ": " << what(e);
+    }
+  };
+  distributed::options o;
+  o.memory = distributed::options::memory_plan::two_copies;
+  refused_everywhere(o, path::transport, "no arenas");
+  o.rebalance = true;
+  refused_everywhere(o, path::direct, "rebalancing");
+}
+
 /// Pairs on P threads: keys with their global input index (rank offset + position) as values.
 template <class Key, class Value, class Comp>
 void expect_stable_pairs(int P, const std::string& dist, const std::vector<std::size_t>& counts,

@@ -693,6 +693,7 @@ struct rank_needs {
   int ranks;
   bool in_arena;
   std::size_t arena_bytes;
+  bool two_copies;  // options::memory_plan::two_copies: the sequences in the caller's buffer
 };
 
 /// The received keys' room: the receive bound and the aligned pieces' gaps.
@@ -722,10 +723,11 @@ work_buffers<Bits, Value> lay_out_work(stages::temp_carver& c, const local_plan&
                                        const options& o, const policy& local, bool direct,
                                        unsigned char* arena) {
   constexpr std::size_t vbytes = value_bytes<Value>;
-  // rebalancing merges into the spare buffer, once every key has been sent
-  const std::size_t spare = o.rebalance ? std::max(lp.n, need.receive_bound) : lp.n;
+  // rebalancing merges into the spare buffer, once every key has been sent; with two copies
+  // the local sort ping-pongs through the arena and leaves the sequences in the caller's buffer
+  const std::size_t spare = need.two_copies ? 0 : o.rebalance ? std::max(lp.n, need.receive_bound) : lp.n;
   work_buffers<Bits, Value> w;
-  w.spare = c.take<Bits>(spare);
+  w.spare = need.two_copies ? reinterpret_cast<Bits*>(arena) : c.take<Bits>(spare);
   w.spare_values = c.take<unsigned char>(spare * vbytes);
   if (need.in_arena) {
     w.received = reinterpret_cast<Bits*>(arena);
@@ -765,9 +767,10 @@ work_buffers<Bits, Value> lay_out_work(stages::temp_carver& c, const local_plan&
 template <class Bits, class Value>
 rank_needs needs_of(std::size_t n, std::size_t total, int ranks, int rank, const options& o,
                     const policy& local, const local_plan& lp, std::size_t runs,
-                    std::size_t parts, bool bucketed, bool in_arena) {
+                    std::size_t parts, bool bucketed, bool in_arena, bool two_copies) {
   rank_needs need{};
   need.in_arena = in_arena;
+  need.two_copies = two_copies;
   const std::size_t cut = cut_sequences_bound(ranks, bucketed);
   const std::size_t stride = sample_stride(total, ranks, o.oversampling, cut);
   const std::size_t share = o.rebalance ? n
@@ -791,7 +794,10 @@ rank_needs needs_of(std::size_t n, std::size_t total, int ranks, int rank, const
   stages::temp_carver c(nullptr);
   lay_out_work<Bits, Value>(c, lp, need, std::max<std::size_t>(runs, 1), o, p, false, nullptr);
   need.temp_bytes = c.used();
-  if (in_arena)
+  if (two_copies)  // keys alone: the received keys, and the local sort's second buffer
+    need.arena_bytes = stages::ceil_div(std::max(n, receive_slots<Bits, Value>(need)) * sizeof(Bits),
+                                        std::size_t{256}) * 256;
+  else if (in_arena)
     need.arena_bytes =
         arena_values_at<Bits, Value>(need) + receive_slots<Bits, Value>(need) * value_bytes<Value>;
   return need;
@@ -938,13 +944,29 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   const std::size_t runs = first_sequence[P];  // what every rank merges: <= sequences_bound(P)
   // every rank's needs; the exchange in fewer rounds where the pipelined plan's buffers do not
   // fit every rank
+  bool two_copies = false;  // options::memory_plan
   const auto needs_with = [&](std::size_t k) {
     std::vector<rank_needs> v(P);
     for (std::size_t p = 0; p < P; ++p)
       v[p] = needs_of<Bits, Value>(counts[p], total, ranks, static_cast<int>(p), o, local,
-                                   plans[p], runs, k, bucketing(k), in_arena);
+                                   plans[p], runs, k, bucketing(k), in_arena, two_copies);
     return v;
   };
+  // two copies: one round, keys alone, no rebalancing, the keys copied into the peers' arenas
+  const bool two_copies_possible = !has_values<Value> && !o.rebalance && in_arena &&
+                                   o.exchange != options::exchange_path::transport;
+  const auto use_two_copies = [&] {
+    if (bucketing(parts)) plan_all(false);  // one round has no bucketed last round
+    parts = 1;
+    two_copies = true;
+  };
+  if (o.memory == options::memory_plan::two_copies && ranks > 1 && total > 0) {
+    if (!two_copies_possible)  // alike on every rank: the options, and whether all have arenas
+      throw input_error("warpsort::distributed::sort_keys: memory_plan::two_copies needs keys "
+                        "without values, no rebalancing, and a transport with receive arenas "
+                        "(the keys copied straight into them)");
+    use_two_copies();
+  }
   std::vector<rank_needs> needs = needs_with(parts);
   bool counted = true;  // every rank's free memory covers its plan, or is the driver's count
   for (std::size_t p = 0; p < P; ++p) {
@@ -956,14 +978,23 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     mine.exact = 1;
     gather_to_host(t, &mine, all.data(), sizeof mine, statuses, stream, "agree");
   }
-  if (parts > 1 && o.exchange_parts == 0)
+  const auto all_fit = [&] {
     for (std::size_t p = 0; p < P; ++p)
-      if (!fits(needs[p], all[p])) {
-        if (bucketing(parts)) plan_all(false);  // one round has no bucketed last round
-        parts = 1;
-        needs = needs_with(parts);
-        break;
-      }
+      if (!fits(needs[p], all[p])) return false;
+    return true;
+  };
+  if (parts > 1 && o.exchange_parts == 0 && !all_fit()) {
+    if (bucketing(parts)) plan_all(false);  // one round has no bucketed last round
+    parts = 1;
+    needs = needs_with(parts);
+  }
+  // where even one round's three copies do not fit some rank, two (alike on every rank: the
+  // statuses are exact here, gathered again above where the first count fell short)
+  if (!two_copies && two_copies_possible && o.memory == options::memory_plan::automatic &&
+      (o.exchange_parts == 0 || o.exchange_parts == 1) && !all_fit()) {
+    use_two_copies();
+    needs = needs_with(parts);
+  }
   const bool bucketed = bucketing(parts);
   result.exchange_rounds = total == 0 || ranks == 1 ? 0 : parts;
   std::string refused;
@@ -1043,6 +1074,12 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   // the keys copied by copy engines into the peers' arenas, or moved by the transport
   const bool direct = in_arena && arenas.direct && o.exchange != options::exchange_path::transport;
   result.copy_engines = direct;
+  result.two_copies = two_copies;
+  if (two_copies && !direct)  // alike on every rank (peer_memory::arenas::direct)
+    throw agreed_failure(cudaErrorNotSupported,
+                         "warpsort::distributed::sort_keys: the two-copy memory plan needs the keys "
+                         "copied straight into the peers' arenas, which this transport cannot "
+                         "(every rank stops here; no key moved)");
 
   // 1. the local sort, into sorted sequences
   enter("local_sort");
@@ -1090,16 +1127,22 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   stream_allocation work_block(work_size.used(), stream);
   const bool allocated = work_block.ok();
   stages::temp_carver work_carver(work_block.get());
-  const work_buffers<Bits, Value> w =
+  work_buffers<Bits, Value> w =
       lay_out_work<Bits, Value>(work_carver, lp, need, runs, o, local, direct, arena);
   result.temp_bytes = control_size.used() + work_size.used();
   auto* spare_values = reinterpret_cast<Value*>(w.spare_values);
-  const Bits* sorted = allocated ? w.spare : keys;  // the sequences (unsorted if not allocated)
   if (allocated && n > 0) {
     to_words(stream);
     sort_into_sequences<Bits, Value>(keys, w.spare, values, spare_values, lp, w.temp,
                                      w.temp_bytes, stream, local);
+    // two copies: the sequences back into the caller's buffer, before the counts go round (no
+    // peer writes into the arena before it has every rank's counts)
+    if (need.two_copies)
+      WARPSORT_CUDA_CHECK(cudaMemcpyAsync(keys, w.spare, n * sizeof(Bits),
+                                          cudaMemcpyDeviceToDevice, stream));
   }
+  if (need.two_copies) w.spare = keys;
+  const Bits* sorted = allocated ? w.spare : keys;  // the sequences (unsorted if not allocated)
   events.mark(1);
 
   // 2. splitters and counts
@@ -1143,8 +1186,9 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
       failed += (failed.empty() ? "" : ", ") + std::to_string(p);
   if (!failed.empty()) {
     if (allocated && n > 0) {  // the caller's keys back, sorted in sequences
-      WARPSORT_CUDA_CHECK(cudaMemcpyAsync(keys, w.spare, n * sizeof(Bits),
-                                          cudaMemcpyDeviceToDevice, stream));
+      if (w.spare != keys)
+        WARPSORT_CUDA_CHECK(cudaMemcpyAsync(keys, w.spare, n * sizeof(Bits),
+                                            cudaMemcpyDeviceToDevice, stream));
       if constexpr (has_values<Value>)
         WARPSORT_CUDA_CHECK(cudaMemcpyAsync(values, spare_values, n * sizeof(Value),
                                             cudaMemcpyDeviceToDevice, stream));
@@ -1201,7 +1245,8 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   // received runs (pairs, which re-sort them together; rebalancing, which merges into the
   // spare buffer that holds them; and the bucketed last round).
   const bool pack = !has_values<Value> && (lp.sequences > 1 || lp.bucketed);
-  const bool own_in_place = !has_values<Value> && !o.rebalance && !lp.bucketed;
+  // (with two copies the merges write over the sequences: every piece is copied into the arena)
+  const bool own_in_place = !has_values<Value> && !o.rebalance && !lp.bucketed && !need.two_copies;
   // each part's runs, (rank, sequence) in order, and the storage merging them takes: the
   // storage allocated was for the most any part may hold; a smaller part's may differ
   std::vector<std::vector<std::size_t>> part_runs(parts);

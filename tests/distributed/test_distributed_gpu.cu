@@ -406,6 +406,12 @@ TEST(DistributedPairs, StableAcrossRanksEveryKeyWidthBothValues) {
         expect_stable_pairs<float, std::uint64_t, greater<float>>(P, dist, uneven, rebalance);
         expect_stable_pairs<std::int64_t, std::uint32_t, less<std::int64_t>>(P, dist, uneven, rebalance);
         expect_stable_pairs<double, std::uint64_t, less<double>>(P, dist, even, rebalance);
+        if (rebalance) {  // in rounds: merged apart from the sequences, then rebalanced
+          expect_stable_pairs<std::uint32_t, std::uint64_t, less<std::uint32_t>>(P, dist, uneven,
+                                                                                true, 0, 3);
+          expect_stable_pairs<std::int64_t, std::uint32_t, greater<std::int64_t>>(P, dist, even,
+                                                                                 true, 0, 2);
+        }
       }
 }
 
@@ -517,6 +523,10 @@ TEST(Distributed, EveryExchangePathGivesTheSameOutput) {
           for (const auto& r : runs) {
             outputs.push_back(r.output);
             EXPECT_EQ(r.result.copy_engines, is_direct(how)) << label << " " << path_name(how);
+            // the rounds asked for, rebalancing too (its merges then write apart from the
+            // sequences still being sent)
+            EXPECT_EQ(r.result.exchange_rounds, static_cast<std::size_t>(parts))
+                << label << " " << path_name(how);
             // forced mechanisms (keys; the bucketed round packs its own pieces)
             if (how == path::copy_engines) EXPECT_FALSE(r.result.sm_copies) << label;
             if (how == path::sm_copies && !r.result.last_round_bucketed)
@@ -533,6 +543,39 @@ TEST(Distributed, EveryExchangePathGivesTheSameOutput) {
                                                                             false, 0, 3, {}, how);
       expect_stable_pairs<double, std::uint32_t, greater<double>>(P, "uniform", counts, P == 4, 0, 2,
                                                                  {}, how);
+    }
+}
+
+TEST(Distributed, RebalanceInRoundsMergesApartFromTheSentSequences) {
+  WARPSORT_REQUIRE_GPU();
+  // Rebalancing with the exchange in rounds: part k is merged into a buffer of its own while
+  // later parts are still sent from the sorted sequences, then the ranges go back to the input
+  // counts. Every path, uneven counts and an empty rank; keys in both orders and pairs.
+  for (int P : {2, 3, 5})
+    for (int parts : {2, 4}) {
+      std::vector<std::size_t> counts;
+      for (int r = 0; r < P; ++r) counts.push_back(r == 1 ? 0 : 9000 + 3001 * static_cast<std::size_t>(r));
+      distributed::options o;
+      o.rebalance = true;
+      o.exchange_parts = parts;
+      for (path how : every_path) {
+        const std::string label = "P " + std::to_string(P) + " parts " + std::to_string(parts) +
+                                  " path " + path_name(how);
+        const auto ascending = make_inputs<std::uint32_t, less<std::uint32_t>>("uniform", counts, 60 + P);
+        const auto runs = sort_on_threads<std::uint32_t, less<std::uint32_t>>(ascending, o, {}, how);
+        expect_sorted_whole<std::uint32_t, less<std::uint32_t>>(ascending, runs, o, label);
+        for (int r = 0; r < P; ++r) {
+          if (runs[r].error) continue;  // reported above
+          EXPECT_EQ(runs[r].result.exchange_rounds, static_cast<std::size_t>(parts)) << label;
+          EXPECT_EQ(runs[r].result.count, counts[r]) << label << ": rank " << r;
+        }
+        const auto descending = make_inputs<double, greater<double>>("eight_distinct", counts, 70 + P);
+        expect_sorted_whole<double, greater<double>>(
+            descending, sort_on_threads<double, greater<double>>(descending, o, {}, how), o,
+            label + " double descending");
+      }
+      expect_stable_pairs<std::uint32_t, std::uint32_t, less<std::uint32_t>>(P, "eight_distinct",
+                                                                            counts, true, 0, parts);
     }
 }
 

@@ -578,13 +578,13 @@ std::size_t local_sort_bytes(const local_plan& lp, const policy& local) {
 
 /// Rounds of the exchange (parts of every bucket), the same on every rank: each round's keys
 /// are merged while the next round's travel. Fewer for small shares, where a round's fixed
-/// costs outweigh the overlap (two H200s: 4 from 2^26 keys a rank, 2 from 2^24), and one when
-/// rebalancing (whose merged copy takes the sent keys' place). With the keys in arenas (copies
-/// off the SMs, the merges the longer side) 8 from 2^28 keys a rank: the first part arrives
-/// sooner (2 and 4 H200s at 2^31-2^32: 0.6% faster than 4; 12 and 16 slower). The caller then
-/// drops to one where the pipelined plan's packing buffers would not fit every rank.
+/// costs outweigh the overlap (two H200s: 4 from 2^26 keys a rank, 2 from 2^24). With the keys
+/// in arenas (copies off the SMs, the merges the longer side) 8 from 2^28 keys a rank: the
+/// first part arrives sooner (2 and 4 H200s at 2^31-2^32: 0.6% faster than 4; 12 and 16
+/// slower). The caller then drops to one where the pipelined plan's buffers (the packing
+/// halves; rebalancing's merged copy apart from the sent keys) would not fit every rank.
 inline std::size_t exchange_parts(std::size_t total, int ranks, const options& o, bool in_arena) {
-  if (o.rebalance || ranks < 2) return 1;
+  if (ranks < 2) return 1;
   if (o.exchange_parts > 0) return static_cast<std::size_t>(std::min(o.exchange_parts, 16));
   const std::size_t share = total / static_cast<std::size_t>(ranks);
   if (in_arena && share >= (std::size_t{1} << 28)) return 8;
@@ -675,6 +675,9 @@ struct work_buffers {
   unsigned char* received_values = nullptr;
   Bits* packed = nullptr;  // rounds' sent pieces made contiguous (two halves, used in turn)
   std::size_t packed_half = 0;
+  // rebalancing: where the merges write, before the ranges go to their ranks
+  Bits* merged = nullptr;
+  unsigned char* merged_values = nullptr;
   void* temp = nullptr;
   std::size_t temp_bytes = 0;
   // the bucketed last round: its step 3, where buckets start in its sequences, a part's groups
@@ -723,12 +726,22 @@ work_buffers<Bits, Value> lay_out_work(stages::temp_carver& c, const local_plan&
                                        const options& o, const policy& local, bool direct,
                                        unsigned char* arena) {
   constexpr std::size_t vbytes = value_bytes<Value>;
-  // rebalancing merges into the spare buffer, once every key has been sent; with two copies
-  // the local sort ping-pongs through the arena and leaves the sequences in the caller's buffer
-  const std::size_t spare = need.two_copies ? 0 : o.rebalance ? std::max(lp.n, need.receive_bound) : lp.n;
+  // rebalancing merges into a buffer of its own, which in one round is the spare buffer (its
+  // sequences all sent by then) and in several apart from it (part k is merged while later
+  // parts are still sent from the sequences); with two copies the local sort ping-pongs
+  // through the arena and leaves the sequences in the caller's buffer
+  const bool merged_in_spare = o.rebalance && need.parts == 1;
+  const std::size_t spare = need.two_copies ? 0 : merged_in_spare ? std::max(lp.n, need.receive_bound) : lp.n;
   work_buffers<Bits, Value> w;
   w.spare = need.two_copies ? reinterpret_cast<Bits*>(arena) : c.take<Bits>(spare);
   w.spare_values = c.take<unsigned char>(spare * vbytes);
+  if (merged_in_spare) {
+    w.merged = w.spare;
+    w.merged_values = w.spare_values;
+  } else if (o.rebalance) {
+    w.merged = c.take<Bits>(need.receive_bound);
+    w.merged_values = c.take<unsigned char>(need.receive_bound * vbytes);
+  }
   if (need.in_arena) {
     w.received = reinterpret_cast<Bits*>(arena);
     w.received_values = arena == nullptr ? nullptr : arena + arena_values_at<Bits, Value>(need);
@@ -1232,9 +1245,9 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   enter("exchange");
   side_stream side(stream);
   side_stream::order(stream, side.get());
-  Bits* const merged = o.rebalance ? w.spare : keys;
+  Bits* const merged = o.rebalance ? w.merged : keys;
   unsigned char* const merged_values =
-      o.rebalance ? w.spare_values : reinterpret_cast<unsigned char*>(values);
+      o.rebalance ? w.merged_values : reinterpret_cast<unsigned char*>(values);
   std::vector<std::size_t> sent_before(lp.sequences * buckets, 0);  // piece (i, b) in sequence i
   for (std::size_t i = 0; i < lp.sequences; ++i)
     for (std::size_t b = 0, at = 0; b < buckets; at += piece(mine_at, i, b), ++b)
@@ -1242,11 +1255,13 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   // Keys in several sequences are packed, one piece a peer (or merged there by the bucketed
   // last round); a single sequence's pieces are contiguous already. A rank's own pieces stay
   // where they are and are merged from there (keys), or are copied (or merged) among the
-  // received runs (pairs, which re-sort them together; rebalancing, which merges into the
-  // spare buffer that holds them; and the bucketed last round).
+  // received runs (pairs, which re-sort them together; rebalancing in one round, which merges
+  // into the spare buffer that holds them; and the bucketed last round).
   const bool pack = !has_values<Value> && (lp.sequences > 1 || lp.bucketed);
   // (with two copies the merges write over the sequences: every piece is copied into the arena)
-  const bool own_in_place = !has_values<Value> && !o.rebalance && !lp.bucketed && !need.two_copies;
+  const bool merges_over_spare = o.rebalance && w.merged == w.spare;
+  const bool own_in_place =
+      !has_values<Value> && !merges_over_spare && !lp.bucketed && !need.two_copies;
   // each part's runs, (rank, sequence) in order, and the storage merging them takes: the
   // storage allocated was for the most any part may hold; a smaller part's may differ
   std::vector<std::vector<std::size_t>> part_runs(parts);

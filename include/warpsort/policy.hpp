@@ -135,9 +135,9 @@ constexpr policy v4_policy_for(std::size_t key_bytes) {
 }
 
 // ---- the ablation ladder: the paper's algorithm, then one idea of ours at a time ----
-/// "paper": Warp Sort as Ye et al. and seed 002 describe it. Step 1: warps sort 128-key chunks
-/// into global memory. Step 2: a warp merges each pair through a t = 128 buffer, rounds until
-/// L = 1024 sequences remain. Step 3: S = 1024 key-only splitters, every K = 1024th of a sorted
+/// "paper": Warp Sort as Ye et al. and lucchi2023warpsort (docs/references.bib) describe it.
+/// Step 1: warps sort 128-key chunks into global memory. Step 2: a warp merges each pair
+/// through a t = 128 buffer, rounds until L = 1024 sequences remain. Step 3: S = 1024 key-only splitters, every K = 1024th of a sorted
 /// regular sample. Step 4: every group merged by warps with the same buffer merge, pairwise
 /// rounds through global memory. t, L, K, S are not known from the paper: t = 128 is its chunk
 /// size (4 keys a lane), L = S = 1024 keep step 2's and step 4's last rounds (one warp a pair)

@@ -1,6 +1,6 @@
-// The paper's bitonic merge by a warp (Ye et al., seed 002 section 3.2), with the t-key buffer
-// in registers; the preset "paper" merges with it in steps 2 and 4 (version 1's loop, from this
-// project's first commit, with t a template parameter).
+// The paper's bitonic merge by a warp (Ye et al.; lucchi2023warpsort, section 3.2, in
+// docs/references.bib), with the t-key buffer in registers (t a template parameter); the preset
+// "paper" merges with it in steps 2 and 4.
 //
 // The buffer holds t keys striped over the lanes (slot r * 32 + lane in register r): registers
 // [0, R) are its lower half, [R, 2R) its upper half (R = t / 64). It starts as [A's first t/2

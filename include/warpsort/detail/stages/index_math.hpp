@@ -199,10 +199,10 @@ WARPSORT_HD int merge_path_b_descending(ItA a, int na, ItB b_desc, int nb, int d
 }
 
 // ---------------------------------------------------------------- the paper's buffer merge
-// The preset "paper" merges as Ye et al. describe (seed 002, section 3.2): a warp holds a buffer
-// of t keys, [t/2 keys of one input reversed | t/2 kept keys ascending], a bitonic sequence;
-// the merge network sorts it, the lower half is final, and the next t/2 keys come, reversed,
-// from the input whose last loaded key is smaller.
+// The preset "paper" merges as Ye et al. describe (lucchi2023warpsort, section 3.2, in
+// docs/references.bib): a warp holds a buffer of t keys, [t/2 keys of one input reversed | t/2
+// kept keys ascending], a bitonic sequence; the merge network sorts it, the lower half is final,
+// and the next t/2 keys come, reversed, from the input whose last loaded key is smaller.
 
 /// The buffer's lower half is refilled with `half` keys loaded in reverse: buffer slot s takes
 /// the block's key half-1-s, so [reversed block | kept ascending half] is bitonic.

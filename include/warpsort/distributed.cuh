@@ -94,8 +94,9 @@ struct options {
   /// (more: fewer, fuller groups; 128 measured best of 32, 64, 128, 256 on two H200s).
   int merge_oversampling = 128;
   /// Rounds the exchange is sent in, each merged while the next travels (0: 8 from 2^28 keys a
-  /// rank where the transport keeps receive arenas, 4 from 2^26, 2 from 2^24, else 1; always 1
-  /// with rebalance). The same on every rank; at most 16.
+  /// rank where the transport keeps receive arenas, 4 from 2^26, 2 from 2^24, else 1; 1 where
+  /// the rounds' buffers would not fit every rank: the packing halves, and with rebalance the
+  /// merged copy apart from the sorted sequences). The same on every rank; at most 16.
   int exchange_parts = 0;
   /// Runs a rank merges at most, one from each sorted sequence of every rank. The local sort
   /// leaves max_sequences / P sequences a rank (the local policy's; a receiver's merge is then

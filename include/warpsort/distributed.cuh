@@ -257,7 +257,9 @@ sort_result sort_keys(Key* d_keys, std::size_t n, std::size_t capacity, ncclComm
 /// as one): sorted by key, stably, in the order of the ranks' inputs taken in rank order (equal
 /// keys keep their (rank, position) order). d_values holds n values with room for `capacity`.
 /// At most 2^32 - 1 pairs a rank (the single-GPU sort_pairs' limit). A rank re-sorts the runs it
-/// receives with the stable single-GPU sort, where keys alone are merged.
+/// receives with the stable single-GPU sort, where keys alone are merged. Float keys travel as
+/// words that keep their bits, so -0.0 orders before +0.0: among pairs whose keys are zeros of
+/// both signs the input order is not kept (warpsort::sort_pairs and CUB's stable sorts keep it).
 template <class Key, class Value, class Comp = less<Key>>
 sort_result sort_pairs(Key* d_keys, Value* d_values, std::size_t n, std::size_t capacity,
                        transport& t, cudaStream_t stream = 0, Comp comp = {},

@@ -371,6 +371,20 @@ class rank_input {
   std::vector<Key> host_;
 };
 
+/// The device's free bytes once the stream's work is done and the device's stream-ordered pool
+/// has given back what it kept (the sorts' temporaries).
+std::size_t free_after_pool_trim(cudaStream_t stream) {
+  WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
+  cudaMemPool_t pool;
+  int device = 0;
+  WARPSORT_CUDA_CHECK(cudaGetDevice(&device));
+  WARPSORT_CUDA_CHECK(cudaDeviceGetMemPool(&pool, device));
+  WARPSORT_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
+  std::size_t free_bytes = 0, all_bytes = 0;
+  WARPSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &all_bytes));
+  return free_bytes;
+}
+
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -520,15 +534,9 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   const std::size_t unit = sizeof(Key) + value_bytes;
   bool alltoall_fits = P > 1;
   if (P > 1) {
-    WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
-    cudaMemPool_t pool;  // the sort's temporaries, kept by the stream-ordered pool, go back
-    int device = 0;
-    WARPSORT_CUDA_CHECK(cudaGetDevice(&device));
-    WARPSORT_CUDA_CHECK(cudaDeviceGetMemPool(&pool, device));
-    WARPSORT_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
-    std::size_t free_bytes = 0, all_bytes = 0;
-    WARPSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &all_bytes));
-    const int fits_here = 2 * floor_share * unit + (std::size_t{1} << 28) <= free_bytes;
+    // (the sort's temporaries, kept by the stream-ordered pool, go back first)
+    const int fits_here =
+        2 * floor_share * unit + (std::size_t{1} << 28) <= free_after_pool_trim(stream);
     for (int f : gather(ctx, fits_here, stream, "alltoall")) alltoall_fits = alltoall_fits && f;
   }
   if (alltoall_fits) {
@@ -629,14 +637,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
     single_gpu_sort<Key, Comp, Value, value_word> one_gpu(o.local, total);
     const std::size_t temp_bytes = one_gpu.temp_bytes();
     // the pool's memory kept from the distributed runs goes back: the baseline uses cudaMalloc
-    WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
-    cudaMemPool_t pool;
-    int device = 0;
-    WARPSORT_CUDA_CHECK(cudaGetDevice(&device));
-    WARPSORT_CUDA_CHECK(cudaDeviceGetMemPool(&pool, device));
-    WARPSORT_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
-    std::size_t free_bytes = 0, all_bytes = 0;
-    WARPSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &all_bytes));
+    const std::size_t free_bytes = free_after_pool_trim(stream);
     if (total * (sizeof(Key) + value_bytes) + temp_bytes + (std::size_t{1} << 28) > free_bytes ||
         (pairs && total >= (std::size_t{1} << 32))) {
       j["single_gpu_note"] = fmt::format("does not fit one GPU ({} + {} bytes, {} free)",

@@ -54,7 +54,9 @@ struct rank_status {
   std::uint64_t arena;  // bytes its transport's receive arena holds now; no_arena: it has none
   std::int32_t code;
   std::int32_t exact;  // 1: free_bytes is the driver's count too; 0: only its pool's unused bytes
+  std::int32_t zero_signs;  // pairs of float keys: zero_minus if a key is -0.0, | zero_plus if +0.0
 };
+enum zero_sign : std::int32_t { zero_minus = 1, zero_plus = 2 };
 constexpr std::uint64_t no_arena = ~std::uint64_t{0};
 enum status_code : std::int32_t { status_ok = 0, status_null_keys = 1, status_over_capacity = 2 };
 
@@ -871,11 +873,12 @@ class side_stream {
 };
 
 /// The sort of unsigned words (ascending) on this rank; to_words / from_words map the caller's
-/// keys in place once every rank has agreed to go ahead, and back at the end.
+/// keys in place once every rank has agreed to go ahead, and back at the end. zero_signs: the
+/// caller's float keys' zeros (zero_sign), for pairs.
 template <class Bits, class Value, class ToWords, class FromWords>
 sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, std::size_t capacity,
                        cudaStream_t stream, const options& o, const policy& local, ToWords to_words,
-                       FromWords from_words) {
+                       FromWords from_words, std::int32_t zero_signs = 0) {
   const int ranks = t.size(), me = t.rank();
   const std::size_t P = static_cast<std::size_t>(ranks), mine_at = static_cast<std::size_t>(me);
   constexpr std::size_t vbytes = value_bytes<Value>;
@@ -920,7 +923,8 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   // round again (below). Where the statuses travel by collectives, the driver is read first.
   const bool second_round_cheap = t.gathers_on_host(sizeof(rank_status));
   rank_status mine{n, capacity, second_round_cheap ? pool_unused_bytes() : allocatable_bytes(),
-                   peers ? peers->arena_bytes() : no_arena, status_ok, second_round_cheap ? 0 : 1};
+                   peers ? peers->arena_bytes() : no_arena, status_ok, second_round_cheap ? 0 : 1,
+                   zero_signs};
   if (n > 0 && (keys == nullptr || (has_values<Value> && values == nullptr)))
     mine.code = status_null_keys;
   else if (n > capacity) mine.code = status_over_capacity;
@@ -1035,6 +1039,15 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
             ", " + std::to_string(s.free_bytes) + " are free";
     if (!why.empty()) refused += "\n  rank " + std::to_string(p) + ": " + why;
   }
+  // Pairs: a float's word keeps its bits, so -0.0 would come before +0.0, which the order holds
+  // equal: where both occur, their pairs' input order could not be kept (one rank sorts them
+  // with the single-GPU sort, which keeps it)
+  std::int32_t signs = 0;
+  for (const rank_status& s : all) signs |= s.zero_signs;
+  if (has_values<Value> && ranks > 1 && signs == (zero_minus | zero_plus))
+    refused += "\n  float keys hold both -0.0 and +0.0, whose pairs' input order this sort cannot "
+               "keep (it would order -0.0 first); make the zeros one sign first (adding +0.0 to "
+               "every key makes -0.0 +0.0)";
   if (!refused.empty())
     throw input_error("warpsort::distributed::sort_keys refused, on every rank (" +
                       std::to_string(total) + " keys over " + std::to_string(ranks) +

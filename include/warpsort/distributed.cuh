@@ -260,7 +260,8 @@ sort_result sort_keys(Key* d_keys, std::size_t n, std::size_t capacity, ncclComm
 /// receives with the stable single-GPU sort, where keys alone are merged. Float keys travel as
 /// words that keep their bits, which would order -0.0 before +0.0 (equal keys): on several ranks,
 /// float keys holding zeros of both signs are refused on every rank (input_error) before any key
-/// moves; make the zeros one sign first (adding +0.0 to every key makes -0.0 +0.0).
+/// moves; make the zeros one sign first (adding +0.0 to every key makes -0.0 +0.0). One rank
+/// sorts pairs of float keys by the comparator itself, which keeps that order.
 template <class Key, class Value, class Comp = less<Key>>
 sort_result sort_pairs(Key* d_keys, Value* d_values, std::size_t n, std::size_t capacity,
                        transport& t, cudaStream_t stream = 0, Comp comp = {},

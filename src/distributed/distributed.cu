@@ -255,8 +255,25 @@ sort_result sort_mapped(Key* d_keys, Value* d_values, std::size_t n, std::size_t
         WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
       }
     }
+    // one rank: the single-GPU sort in place; pairs of float keys by the comparator itself,
+    // which holds -0.0 and +0.0 equal (their words would not), the rest as words
+    const auto sort_one_rank = [&](void* temp, std::size_t bytes, cudaStream_t s) -> std::size_t {
+      if constexpr (has_values<Value> && cuda::std::is_floating_point_v<Key>) {
+        return sort_whole<Key, Value, Comp>(o.local_sort, true, temp, bytes, d_keys, d_keys,
+                                            d_values, d_values, n, s, local);
+      } else {
+        auto* words = reinterpret_cast<bits*>(d_keys);
+        if (temp == nullptr)
+          return sort_whole_bytes<bits, Value>(o.local_sort, true, n, local);
+        map_in(s);
+        sort_whole<bits, Value>(o.local_sort, true, temp, bytes, words, words, d_values, d_values,
+                                n, s, local);
+        map_out(n, s);
+        return bytes;
+      }
+    };
     return sort_words<bits, Value>(t, reinterpret_cast<bits*>(d_keys), d_values, n, capacity,
-                                   stream, o, local, map_in, map_out, zero_signs);
+                                   stream, o, local, map_in, map_out, sort_one_rank, zero_signs);
   } catch (const input_error&) {
     throw;  // every rank refused alike, before any work
   } catch (const agreed_failure&) {

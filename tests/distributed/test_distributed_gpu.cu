@@ -446,11 +446,31 @@ TEST(DistributedPairs, FloatZerosOfBothSignsAreRefusedAlikeOrKeptInOrder) {
         EXPECT_TRUE(run.keys[r].empty()) << label << ": rank " << r;
       }
     }
-  // one rank: the single-GPU sort keeps both zeros' input order
+  // one rank sorts by the comparator, which keeps both zeros' input order: every local sort,
+  // both orders, both float widths
   const auto one = zeros(1, 0, 0);
-  expect_stable_order<float, std::uint32_t, less<float>>(
-      one, pairs_on_threads<float, std::uint32_t, less<float>>(one, o, path::direct), false,
-      "one rank, both zeros");
+  std::vector<std::vector<double>> one_double(1);
+  for (float k : one[0]) one_double[0].push_back(static_cast<double>(k));
+  for (auto local : {distributed::local_algorithm::warpsort, distributed::local_algorithm::cub_radix,
+                     distributed::local_algorithm::cub_merge}) {
+    distributed::options lo;
+    lo.local_sort = local;
+    const std::string label =
+        std::string("one rank, both zeros, local sort ") +
+        (local == distributed::local_algorithm::warpsort    ? "warpsort"
+         : local == distributed::local_algorithm::cub_radix ? "cub_radix"
+                                                             : "cub_merge");
+    expect_stable_order<float, std::uint32_t, less<float>>(
+        one, pairs_on_threads<float, std::uint32_t, less<float>>(one, lo, path::direct), false,
+        label + ", float ascending");
+    expect_stable_order<float, std::uint64_t, greater<float>>(
+        one, pairs_on_threads<float, std::uint64_t, greater<float>>(one, lo, path::direct), false,
+        label + ", float descending");
+    expect_stable_order<double, std::uint32_t, greater<double>>(
+        one_double,
+        pairs_on_threads<double, std::uint32_t, greater<double>>(one_double, lo, path::direct),
+        false, label + ", double descending");
+  }
   // zeros of one sign on several ranks: sorted, stably
   for (float z : {-0.0f, +0.0f}) {
     auto same = zeros(3, 0, 2);

@@ -258,8 +258,10 @@ sort_result sort_keys(Key* d_keys, std::size_t n, std::size_t capacity, ncclComm
 /// keys keep their (rank, position) order). d_values holds n values with room for `capacity`.
 /// At most 2^32 - 1 pairs a rank (the single-GPU sort_pairs' limit). A rank re-sorts the runs it
 /// receives with the stable single-GPU sort, where keys alone are merged. Float keys travel as
-/// words that keep their bits, so -0.0 orders before +0.0: among pairs whose keys are zeros of
-/// both signs the input order is not kept (warpsort::sort_pairs and CUB's stable sorts keep it).
+/// words that keep their bits, which would order -0.0 before +0.0 (equal keys): on several ranks,
+/// float keys holding zeros of both signs are refused on every rank (input_error) before any key
+/// moves; make the zeros one sign first (adding +0.0 to every key makes -0.0 +0.0). One rank
+/// sorts pairs of float keys by the comparator itself, which keeps that order.
 template <class Key, class Value, class Comp = less<Key>>
 sort_result sort_pairs(Key* d_keys, Value* d_values, std::size_t n, std::size_t capacity,
                        transport& t, cudaStream_t stream = 0, Comp comp = {},

@@ -6,6 +6,8 @@
 #include <warpsort/distributed.cuh>
 #include <warpsort/key_types.hpp>
 
+#include <cuda/std/cmath>
+
 #include <algorithm>
 
 namespace warpsort::distributed {
@@ -196,6 +198,14 @@ __global__ void from_words_kernel(Key* keys, std::size_t n) {
   if (i < n) keys[i] = map::from(reinterpret_cast<typename map::bits*>(keys)[i]);
 }
 
+/// Which zeros the float keys hold (zero_sign bits, or'ed into *signs).
+template <class Key>
+__global__ void zero_signs_kernel(const Key* keys, std::size_t n, std::int32_t* signs) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n || keys[i] != Key{0}) return;
+  atomicOr(reinterpret_cast<int*>(signs), cuda::std::signbit(keys[i]) ? zero_minus : zero_plus);
+}
+
 }  // namespace detail
 
 namespace detail {
@@ -227,8 +237,43 @@ sort_result sort_mapped(Key* d_keys, Value* d_values, std::size_t n, std::size_t
     }
   };
   try {
+    // pairs of float keys: which zeros they hold (both signs anywhere: every rank refuses)
+    std::int32_t zero_signs = 0;
+    if constexpr (has_values<Value> && cuda::std::is_floating_point_v<Key>) {
+      if (t.size() > 1 && n > 0 && n <= capacity && d_keys != nullptr) {
+        stream_allocation flag(sizeof(std::int32_t), stream);
+        if (!flag.ok())
+          throw cuda_error(cudaErrorMemoryAllocation,
+                           "warpsort::distributed::sort_pairs: no device memory for the zeros' check");
+        auto* d_signs = static_cast<std::int32_t*>(flag.get());
+        WARPSORT_CUDA_CHECK(cudaMemsetAsync(d_signs, 0, sizeof(std::int32_t), stream));
+        zero_signs_kernel<Key><<<static_cast<unsigned>(stages::ceil_div(n, threads)), threads, 0,
+                                 stream>>>(d_keys, n, d_signs);
+        WARPSORT_CHECK_LAUNCH();
+        WARPSORT_CUDA_CHECK(cudaMemcpyAsync(&zero_signs, d_signs, sizeof zero_signs,
+                                            cudaMemcpyDeviceToHost, stream));
+        WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
+      }
+    }
+    // one rank: the single-GPU sort in place; pairs of float keys by the comparator itself,
+    // which holds -0.0 and +0.0 equal (their words would not), the rest as words
+    const auto sort_one_rank = [&](void* temp, std::size_t bytes, cudaStream_t s) -> std::size_t {
+      if constexpr (has_values<Value> && cuda::std::is_floating_point_v<Key>) {
+        return sort_whole<Key, Value, Comp>(o.local_sort, true, temp, bytes, d_keys, d_keys,
+                                            d_values, d_values, n, s, local);
+      } else {
+        auto* words = reinterpret_cast<bits*>(d_keys);
+        if (temp == nullptr)
+          return sort_whole_bytes<bits, Value>(o.local_sort, true, n, local);
+        map_in(s);
+        sort_whole<bits, Value>(o.local_sort, true, temp, bytes, words, words, d_values, d_values,
+                                n, s, local);
+        map_out(n, s);
+        return bytes;
+      }
+    };
     return sort_words<bits, Value>(t, reinterpret_cast<bits*>(d_keys), d_values, n, capacity,
-                                   stream, o, local, map_in, map_out);
+                                   stream, o, local, map_in, map_out, sort_one_rank, zero_signs);
   } catch (const input_error&) {
     throw;  // every rank refused alike, before any work
   } catch (const agreed_failure&) {

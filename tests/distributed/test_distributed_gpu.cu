@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <exception>
 #include <string>
@@ -303,29 +304,29 @@ TEST(Distributed, TwoCopyMemoryPlanIsRefusedAlikeWhereItCannotRun) {
   refused_everywhere(o, path::direct, "rebalancing");
 }
 
+/// What P ranks of sort_pairs left: each rank's keys and values, or its error.
+template <class Key, class Value>
+struct pairs_run {
+  std::vector<std::vector<Key>> keys;
+  std::vector<std::vector<Value>> values;
+  std::vector<std::string> errors;
+};
+
 /// Pairs on P threads: keys with their global input index (rank offset + position) as values.
 template <class Key, class Value, class Comp>
-void expect_stable_pairs(int P, const std::string& dist, const std::vector<std::size_t>& counts,
-                         bool rebalance, double timeout_seconds = 0, int exchange_parts = 0,
-                         distributed::local_algorithm local_sort = {}, path how = path::direct) {
-  distributed::options o;
-  o.exchange = on_path(o, how).exchange;
-  o.rebalance = rebalance;
-  o.timeout_seconds = timeout_seconds;
-  o.exchange_parts = exchange_parts;
-  o.local_sort = local_sort;
-  const auto inputs = make_inputs<Key, Comp>(dist, counts, 300 + P);
+pairs_run<Key, Value> pairs_on_threads(const std::vector<std::vector<Key>>& inputs,
+                                       const distributed::options& o, path how) {
+  const int P = static_cast<int>(inputs.size());
   std::size_t total = 0;
   for (const auto& v : inputs) total += v.size();
   std::vector<std::size_t> capacity;
   for (int r = 0; r < P; ++r)
-    capacity.push_back(rebalance ? inputs[r].size()
-                                 : std::max(inputs[r].size(),
-                                            distributed::required_capacity(total, P, r, o)));
+    capacity.push_back(o.rebalance ? inputs[r].size()
+                                   : std::max(inputs[r].size(),
+                                              distributed::required_capacity(total, P, r, o)));
   warpsort::testing::thread_group group(P);
-  std::vector<std::vector<Key>> out_keys(P);
-  std::vector<std::vector<Value>> out_values(P);
-  std::vector<std::string> errors(P);
+  pairs_run<Key, Value> run{std::vector<std::vector<Key>>(P), std::vector<std::vector<Value>>(P),
+                            std::vector<std::string>(P)};
   std::vector<std::thread> threads;
   for (int r = 0; r < P; ++r)
     threads.emplace_back([&, r] {
@@ -356,41 +357,129 @@ void expect_stable_pairs(int P, const std::string& dist, const std::vector<std::
                                    (res.copy_engines ? "set" : "unset") + " on path " + path_name(how));
         WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
         WARPSORT_CUDA_CHECK(cudaStreamDestroy(stream));
-        out_keys[r] = warpsort::testing::to_host(keys.get(), res.count);
-        out_values[r] = warpsort::testing::to_host(values.get(), res.count);
+        run.keys[r] = warpsort::testing::to_host(keys.get(), res.count);
+        run.values[r] = warpsort::testing::to_host(values.get(), res.count);
       } catch (const std::exception& e) {
-        errors[r] = e.what();
+        run.errors[r] = e.what();
         group.abort();
       }
     });
   for (auto& th : threads) th.join();
-  const std::string label = "pairs P " + std::to_string(P) + " " + dist +
-                            (rebalance ? " rebalanced" : "") + " path " + path_name(how);
+  return run;
+}
+
+/// The run against a stable sort of (key, global index) by Comp: every value (its input index)
+/// in that order, every key bit for bit the input's.
+template <class Key, class Value, class Comp>
+void expect_stable_order(const std::vector<std::vector<Key>>& inputs,
+                         const pairs_run<Key, Value>& run, bool rebalance, const std::string& label) {
+  const int P = static_cast<int>(inputs.size());
   std::string failures;  // every rank's, so the first error is among them
   for (int r = 0; r < P; ++r)
-    if (!errors[r].empty()) failures += "\n  rank " + std::to_string(r) + ": " + errors[r];
+    if (!run.errors[r].empty()) failures += "\n  rank " + std::to_string(r) + ": " + run.errors[r];
   ASSERT_EQ(failures, "") << label;
-  // the reference: a stable sort of (key, global index) by key, compared in the order's words
   std::vector<Key> all;
   for (const auto& v : inputs) all.insert(all.end(), v.begin(), v.end());
   std::vector<std::size_t> order(all.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  const auto w = words<Key, Comp>(all);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return w[a] < w[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return Comp{}(all[a], all[b]); });
   std::vector<Value> got_values;
   std::vector<Key> got_keys;
   for (int r = 0; r < P; ++r) {
     if (rebalance) {
-      EXPECT_EQ(out_keys[r].size(), inputs[r].size()) << label;
+      EXPECT_EQ(run.keys[r].size(), inputs[r].size()) << label;
     }
-    got_keys.insert(got_keys.end(), out_keys[r].begin(), out_keys[r].end());
-    got_values.insert(got_values.end(), out_values[r].begin(), out_values[r].end());
+    got_keys.insert(got_keys.end(), run.keys[r].begin(), run.keys[r].end());
+    got_values.insert(got_values.end(), run.values[r].begin(), run.values[r].end());
   }
   ASSERT_EQ(got_values.size(), order.size()) << label;
   for (std::size_t i = 0; i < order.size(); ++i) {
     ASSERT_EQ(static_cast<std::size_t>(got_values[i]), order[i])
         << label << ": position " << i << " (stable order of equal keys across ranks)";
-    ASSERT_EQ((words<Key, Comp>({got_keys[i]})[0]), w[order[i]]) << label << ": key at " << i;
+    ASSERT_EQ(std::memcmp(&got_keys[i], &all[order[i]], sizeof(Key)), 0)
+        << label << ": key at " << i << " is not its input's bits";
+  }
+}
+
+template <class Key, class Value, class Comp>
+void expect_stable_pairs(int P, const std::string& dist, const std::vector<std::size_t>& counts,
+                         bool rebalance, double timeout_seconds = 0, int exchange_parts = 0,
+                         distributed::local_algorithm local_sort = {}, path how = path::direct) {
+  distributed::options o;
+  o.exchange = on_path(o, how).exchange;
+  o.rebalance = rebalance;
+  o.timeout_seconds = timeout_seconds;
+  o.exchange_parts = exchange_parts;
+  o.local_sort = local_sort;
+  const auto inputs = make_inputs<Key, Comp>(dist, counts, 300 + P);
+  const auto run = pairs_on_threads<Key, Value, Comp>(inputs, o, how);
+  expect_stable_order<Key, Value, Comp>(inputs, run, rebalance,
+                                        "pairs P " + std::to_string(P) + " " + dist +
+                                            (rebalance ? " rebalanced" : "") + " path " +
+                                            path_name(how));
+}
+
+TEST(DistributedPairs, FloatZerosOfBothSignsAreRefusedAlikeOrKeptInOrder) {
+  WARPSORT_REQUIRE_GPU();
+  // -0.0 and +0.0 are equal keys: their pairs must keep their input order. The words the ranks
+  // exchange keep a float's bits (-0.0 would come first), so several ranks refuse such input,
+  // every rank alike; one rank (the single-GPU sort) and zeros of one sign sort stably.
+  const auto zeros = [](int P, int minus_at, int plus_at) {
+    std::vector<std::vector<float>> in(P);
+    for (int r = 0; r < P; ++r)
+      for (int i = 0; i < 3000; ++i) in[r].push_back(static_cast<float>((i * 7919 + r) % 1000) - 500.0f);
+    in[plus_at].insert(in[plus_at].begin() + 10, 3, +0.0f);  // before the -0.0 when both on one rank
+    in[minus_at].insert(in[minus_at].end() - 10, 3, -0.0f);
+    return in;
+  };
+  distributed::options o;
+  for (int P : {2, 3})
+    for (auto [minus_at, plus_at] : {std::pair{0, P - 1}, std::pair{P - 1, 0}, std::pair{1, 1}}) {
+      const auto inputs = zeros(P, minus_at, plus_at);
+      const std::string label = "P " + std::to_string(P) + " -0.0 on rank " +
+                                std::to_string(minus_at) + ", +0.0 on rank " + std::to_string(plus_at);
+      const auto run = pairs_on_threads<float, std::uint32_t, less<float>>(inputs, o, path::direct);
+      for (int r = 0; r < P; ++r) {
+        EXPECT_NE(run.errors[r].find("-0.0 and +0.0"), std::string::npos)
+            << label << ": rank " << r << " did not refuse: " << run.errors[r];
+        EXPECT_TRUE(run.keys[r].empty()) << label << ": rank " << r;
+      }
+    }
+  // one rank sorts by the comparator, which keeps both zeros' input order: every local sort,
+  // both orders, both float widths
+  const auto one = zeros(1, 0, 0);
+  std::vector<std::vector<double>> one_double(1);
+  for (float k : one[0]) one_double[0].push_back(static_cast<double>(k));
+  for (auto local : {distributed::local_algorithm::warpsort, distributed::local_algorithm::cub_radix,
+                     distributed::local_algorithm::cub_merge}) {
+    distributed::options lo;
+    lo.local_sort = local;
+    const std::string label =
+        std::string("one rank, both zeros, local sort ") +
+        (local == distributed::local_algorithm::warpsort    ? "warpsort"
+         : local == distributed::local_algorithm::cub_radix ? "cub_radix"
+                                                             : "cub_merge");
+    expect_stable_order<float, std::uint32_t, less<float>>(
+        one, pairs_on_threads<float, std::uint32_t, less<float>>(one, lo, path::direct), false,
+        label + ", float ascending");
+    expect_stable_order<float, std::uint64_t, greater<float>>(
+        one, pairs_on_threads<float, std::uint64_t, greater<float>>(one, lo, path::direct), false,
+        label + ", float descending");
+    expect_stable_order<double, std::uint32_t, greater<double>>(
+        one_double,
+        pairs_on_threads<double, std::uint32_t, greater<double>>(one_double, lo, path::direct),
+        false, label + ", double descending");
+  }
+  // zeros of one sign on several ranks: sorted, stably
+  for (float z : {-0.0f, +0.0f}) {
+    auto same = zeros(3, 0, 2);
+    for (auto& v : same)
+      for (float& k : v)
+        if (k == 0.0f) k = z;
+    expect_stable_order<float, std::uint32_t, less<float>>(
+        same, pairs_on_threads<float, std::uint32_t, less<float>>(same, o, path::direct), false,
+        std::string("three ranks, zeros ") + (std::signbit(z) ? "-0.0" : "+0.0"));
   }
 }
 

@@ -54,7 +54,9 @@ struct rank_status {
   std::uint64_t arena;  // bytes its transport's receive arena holds now; no_arena: it has none
   std::int32_t code;
   std::int32_t exact;  // 1: free_bytes is the driver's count too; 0: only its pool's unused bytes
+  std::int32_t zero_signs;  // pairs of float keys: zero_minus if a key is -0.0, | zero_plus if +0.0
 };
+enum zero_sign : std::int32_t { zero_minus = 1, zero_plus = 2 };
 constexpr std::uint64_t no_arena = ~std::uint64_t{0};
 enum status_code : std::int32_t { status_ok = 0, status_null_keys = 1, status_over_capacity = 2 };
 
@@ -381,17 +383,18 @@ constexpr bool has_values = !std::is_same_v<Value, no_values>;
 template <class Value>
 constexpr std::size_t value_bytes = has_values<Value> ? sizeof(Value) : 0;
 
-/// The single-GPU sort of words (with their values): stable for pairs, so equal keys keep their
-/// order, and with it the global (rank, position) order. With a null temp, the bytes it needs.
-template <class Bits, class Value>
+/// The single-GPU sort of words (or of the caller's keys by Comp; with their values): stable for
+/// pairs, so equal keys keep their order, and with it the global (rank, position) order. With a
+/// null temp, the bytes it needs.
+template <class Bits, class Value, class Comp = less<Bits>>
 std::size_t sort_locally(void* temp, std::size_t bytes, const Bits* keys_in, Bits* keys_out,
                          const Value* values_in, Value* values_out, std::size_t n,
                          cudaStream_t stream, const policy& local) {
   if constexpr (has_values<Value>)
-    warpsort::sort_pairs<Bits, Value, less<Bits>>(temp, bytes, keys_in, keys_out, values_in,
-                                                  values_out, n, {}, stream, local);
+    warpsort::sort_pairs<Bits, Value, Comp>(temp, bytes, keys_in, keys_out, values_in, values_out,
+                                            n, {}, stream, local);
   else
-    warpsort::sort_keys<Bits, less<Bits>>(temp, bytes, keys_in, keys_out, n, {}, stream, local);
+    warpsort::sort_keys<Bits, Comp>(temp, bytes, keys_in, keys_out, n, {}, stream, local);
   return bytes;
 }
 template <class Bits, class Value>
@@ -400,16 +403,16 @@ std::size_t sort_locally_bytes(std::size_t n, const policy& local) {
 }
 
 /// A rank's whole share sorted by `algorithm` (warpsort's single-GPU sort, or CUB's radix or
-/// merge sort of the words; stable for pairs), from keys_in to keys_out (`in_place`: the same
-/// buffers). With a null temp, the bytes it needs.
-template <class Bits, class Value>
+/// merge sort of the words, or of the caller's keys by Comp; stable for pairs), from keys_in to
+/// keys_out (`in_place`: the same buffers). With a null temp, the bytes it needs.
+template <class Bits, class Value, class Comp = less<Bits>>
 std::size_t sort_whole(local_algorithm algorithm, bool in_place, void* temp, std::size_t bytes,
                        const Bits* keys_in, Bits* keys_out, const Value* values_in,
                        Value* values_out, std::size_t n, cudaStream_t stream,
                        const policy& local) {
   if (algorithm == local_algorithm::warpsort)
-    return sort_locally<Bits, Value>(temp, bytes, keys_in, keys_out, values_in, values_out, n,
-                                     stream, local);
+    return sort_locally<Bits, Value, Comp>(temp, bytes, keys_in, keys_out, values_in, values_out,
+                                           n, stream, local);
   const bool query = temp == nullptr;
   const auto items = static_cast<std::int64_t>(n);
   stages::temp_carver c(temp);
@@ -423,13 +426,21 @@ std::size_t sort_whole(local_algorithm algorithm, bool in_place, void* temp, std
       if (in_place) sorted_values = c.take<Value>(n);
     constexpr int bits = 8 * static_cast<int>(sizeof(Bits));
     const auto radix = [&](void* t) {
-      if constexpr (has_values<Value>)
+      if constexpr (order_traits<Bits, Comp>::descending) {
+        if constexpr (has_values<Value>)
+          WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(
+              t, cub_bytes, keys_in, sorted_keys, values_in, sorted_values, items, 0, bits, stream));
+        else
+          WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortKeysDescending(
+              t, cub_bytes, keys_in, sorted_keys, items, 0, bits, stream));
+      } else if constexpr (has_values<Value>) {
         WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(t, cub_bytes, keys_in, sorted_keys,
                                                             values_in, sorted_values, items, 0,
                                                             bits, stream));
-      else
+      } else {
         WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(t, cub_bytes, keys_in, sorted_keys,
                                                            items, 0, bits, stream));
+      }
     };
     radix(nullptr);
     void* const cub_temp = c.take_bytes(cub_bytes);
@@ -445,7 +456,7 @@ std::size_t sort_whole(local_algorithm algorithm, bool in_place, void* temp, std
     return c.used();
   }
   // CUB's merge sort: pairs stably, in place (copied to the output first)
-  const less<Bits> comp{};
+  const Comp comp{};
   const auto merge = [&](void* t) {
     if constexpr (has_values<Value>)
       WARPSORT_CUDA_CHECK(merge_sort::stable_sort_pairs(t, cub_bytes, keys_out, values_out, items,
@@ -871,11 +882,13 @@ class side_stream {
 };
 
 /// The sort of unsigned words (ascending) on this rank; to_words / from_words map the caller's
-/// keys in place once every rank has agreed to go ahead, and back at the end.
-template <class Bits, class Value, class ToWords, class FromWords>
+/// keys in place once every rank has agreed to go ahead, and back at the end. One rank sorts its
+/// keys in place by sort_one_rank(temp, bytes, stream) instead (a null temp: the bytes it needs).
+/// zero_signs: the caller's float keys' zeros (zero_sign), for pairs.
+template <class Bits, class Value, class ToWords, class FromWords, class OneRank>
 sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, std::size_t capacity,
                        cudaStream_t stream, const options& o, const policy& local, ToWords to_words,
-                       FromWords from_words) {
+                       FromWords from_words, OneRank sort_one_rank, std::int32_t zero_signs = 0) {
   const int ranks = t.size(), me = t.rank();
   const std::size_t P = static_cast<std::size_t>(ranks), mine_at = static_cast<std::size_t>(me);
   constexpr std::size_t vbytes = value_bytes<Value>;
@@ -920,7 +933,8 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   // round again (below). Where the statuses travel by collectives, the driver is read first.
   const bool second_round_cheap = t.gathers_on_host(sizeof(rank_status));
   rank_status mine{n, capacity, second_round_cheap ? pool_unused_bytes() : allocatable_bytes(),
-                   peers ? peers->arena_bytes() : no_arena, status_ok, second_round_cheap ? 0 : 1};
+                   peers ? peers->arena_bytes() : no_arena, status_ok, second_round_cheap ? 0 : 1,
+                   zero_signs};
   if (n > 0 && (keys == nullptr || (has_values<Value> && values == nullptr)))
     mine.code = status_null_keys;
   else if (n > capacity) mine.code = status_over_capacity;
@@ -1035,6 +1049,15 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
             ", " + std::to_string(s.free_bytes) + " are free";
     if (!why.empty()) refused += "\n  rank " + std::to_string(p) + ": " + why;
   }
+  // Pairs: a float's word keeps its bits, so -0.0 would come before +0.0, which the order holds
+  // equal: where both occur, their pairs' input order could not be kept (one rank sorts them
+  // with the single-GPU sort, which keeps it)
+  std::int32_t signs = 0;
+  for (const rank_status& s : all) signs |= s.zero_signs;
+  if (has_values<Value> && ranks > 1 && signs == (zero_minus | zero_plus))
+    refused += "\n  float keys hold both -0.0 and +0.0, whose pairs' input order this sort cannot "
+               "keep (it would order -0.0 first); make the zeros one sign first (adding +0.0 to "
+               "every key makes -0.0 +0.0)";
   if (!refused.empty())
     throw input_error("warpsort::distributed::sort_keys refused, on every rank (" +
                       std::to_string(total) + " keys over " + std::to_string(ranks) +
@@ -1050,17 +1073,13 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   if (ranks == 1) {  // one rank: the single-GPU sort in place; nothing to split or move
     enter("local_sort");
     events.mark(0);
-    const std::size_t sort_bytes = sort_whole_bytes<Bits, Value>(o.local_sort, true, n, local);
+    const std::size_t sort_bytes = sort_one_rank(nullptr, 0, stream);
     stream_allocation work(sort_bytes, stream);
     if (!work.ok())
       throw cuda_error(cudaErrorMemoryAllocation, "warpsort::distributed::sort_keys: allocating " +
                                                       std::to_string(sort_bytes) + " bytes failed");
-    to_words(stream);
-    sort_whole<Bits, Value>(o.local_sort, true, work.get(), sort_bytes, keys, keys, values, values,
-                            n, stream, local);
-    for (int e = 1; e < 5; ++e) events.mark(e);
-    from_words(n, stream);
-    events.mark(5);
+    sort_one_rank(work.get(), sort_bytes, stream);
+    for (int e = 1; e < 6; ++e) events.mark(e);
     result.count = n;
     result.counts = counts;
     result.sent = counts;

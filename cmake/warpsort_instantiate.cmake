@@ -1,7 +1,7 @@
-# Explicit instantiations of the library's templates, one generated translation unit per
-# (part, key type), so that they spread over many small files (parallel builds, and a change to
-# one step rebuilds only it). Included by the top-level CMakeLists.txt; src/stages and src/host
-# call the two functions below.
+# The library's key and value types, read from the one list, and explicit instantiations of the
+# pipeline's templates, one generated translation unit per (part, key type), so that they spread
+# over many small files. Included by the top-level CMakeLists.txt; src/host calls the two
+# functions below (src/stages writes its steps' units by hand and reads the lists).
 
 # The key and value types: the lines of include/warpsort/key_types.hpp's lists, the one list.
 set(key_list_header ${PROJECT_SOURCE_DIR}/include/warpsort/key_types.hpp)
@@ -12,6 +12,7 @@ string(REGEX MATCHALL "\n  X\\([a-z0-9_]+, [A-Za-z0-9_:]+, Key, A\\)" value_line
 unset(WARPSORT_KEY_TYPES CACHE)  # a stale cache entry: the list was a cache variable once
 set(WARPSORT_KEY_TYPES "")
 set(WARPSORT_PACKED_PAIR_KEYS "")  # 32-bit keys: their pairs sort as packed 64-bit words
+set(WARPSORT_WORD_SORTED_KEYS "")  # floats: their keys sort as order_words (warpsort/order.cuh)
 foreach(line ${key_lines})
   string(REGEX REPLACE "^\n  X\\(([a-z0-9_]+), ([A-Za-z0-9_:]+), A\\)$" "\\1;\\2" entry "${line}")
   list(GET entry 0 name)
@@ -22,6 +23,9 @@ foreach(line ${key_lines})
   # pair items
   if(name MATCHES "[^0-9]32$")
     list(APPEND WARPSORT_PACKED_PAIR_KEYS ${type})
+  endif()
+  if(name MATCHES "^float")
+    list(APPEND WARPSORT_WORD_SORTED_KEYS ${type})
   endif()
 endforeach()
 set(WARPSORT_VALUE_TYPES "")

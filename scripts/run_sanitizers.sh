@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # compute-sanitizer over GPU test binaries, side by side (the sanitizers' cost is mostly on the
 # host): memcheck on every binary given, racecheck on the ones whose kernels use shared memory
-# (steps 1-4 of test_stages_gpu, the textbook bitonic sort of test_gpu_baselines, the presets'
+# (steps 1-4 of test_stages_gpu and of the typed and custom-comparator step tests, the textbook bitonic sort of test_gpu_baselines, the presets'
 # kernels, the distributed sort's run merge). Sizes are
 # capped with WARPSORT_TEST_MAX_N (default 70000: every size class of the pipeline list up to
 # 2^16 + 1). Prints one line a run; exits non-zero if any found an error.
@@ -15,6 +15,8 @@ unset WARPSORT_LARGE_TESTS
 racecheck_filter() {
   case "$(basename "$1")" in
     test_stages_gpu) echo 'Step1*:Step2*:Step3*:Step4*' ;;
+    test_steps_typed_gpu) echo 'EveryStep/0.*:EveryStep/3.*' ;;  # 4- and 8-byte keys
+    test_steps_custom_gpu) echo '*' ;;
     test_gpu_baselines) echo 'GpuBaselines/0.SortsSizeList*' ;;
     test_presets_gpu) echo 'Presets.PaperBufferSizesAndGroupCounts' ;;
     test_distributed_gpu) echo 'DistributedKeys/0.*' ;;

@@ -39,27 +39,6 @@ __host__ __device__ __forceinline__ Float float_from_bits(typename float_bits<Fl
   return cuda::std::bit_cast<Float>(b);
 }
 
-/// A bijection from floats to unsigned words whose integer order refines the total order above
-/// (of less, or of greater when Descending) by putting -0.0 before +0.0: total_order_bits
-/// without merging the zeros, complemented for descending. Floats in those orders sort as these
-/// words (warpsort/detail/pipeline_impl.cuh): every key keeps its bits, and integer min/max networks
-/// replace a float compare of a dozen instructions.
-template <class Float, bool Descending>
-struct float_order_bits {
-  using float_type = Float;
-  using bits = typename float_bits<Float>::type;
-  static constexpr bits sign = bits{1} << (sizeof(bits) * 8 - 1);
-  __host__ __device__ static bits to(Float x) {
-    const bits b = cuda::std::bit_cast<bits>(x);
-    const bits up = b ^ ((b & sign) ? ~bits{0} : sign);
-    return Descending ? ~up : up;
-  }
-  __host__ __device__ static Float from(bits w) {
-    const bits up = Descending ? ~w : w;
-    return cuda::std::bit_cast<Float>(up ^ ((up & sign) ? sign : ~bits{0}));
-  }
-};
-
 }  // namespace detail
 
 /// Ascending order.
@@ -98,7 +77,7 @@ struct greater {
 ///  - minmax: compare-exchange with integer min/max instructions (integers; floats keep the
 ///    compare, whose total order treats -0.0 and +0.0 as equal but must not swap one for the
 ///    other);
-///  - sorts_as_bits: sorted as unsigned words through detail::float_order_bits (floats);
+///  - sorts_as_bits: sorted as unsigned words through order_words (floats);
 ///  - packs_into_u64: key-value pairs sort as packed 64-bit (key bits, index) words (4-byte
 ///    keys).
 template <class Key, class Comp>
@@ -117,6 +96,60 @@ template <class Key>
 struct order_traits<Key, less<Key>> : builtin_order_traits<Key, false> {};
 template <class Key>
 struct order_traits<Key, greater<Key>> : builtin_order_traits<Key, true> {};
+
+/// The one map from keys to unsigned words whose integer order is an order of the library's:
+/// less (or greater when Descending) over 4- and 8-byte arithmetic keys.
+///  - to: a bijection (every key comes back with its bits through `from`). Its integer order
+///    refines the order in one place only: a float's -0.0 comes just before +0.0 (just after,
+///    descending), which the order holds equal. Keys sort as these words (floats: one integer
+///    compare replaces a float compare of a dozen instructions; the distributed sort moves words).
+///  - to_merged_zeros: the order itself (-0.0 and +0.0 one word; not invertible for floats), for
+///    sorts that take the keys back by position (pairs of 4-byte keys, packed with their index).
+template <class Key, bool Descending>
+struct order_words {
+  static_assert(cuda::std::is_arithmetic_v<Key> && (sizeof(Key) == 4 || sizeof(Key) == 8),
+                "order_words maps 4- and 8-byte arithmetic keys");
+  using key_type = Key;
+  using bits = cuda::std::conditional_t<sizeof(Key) == 4, cuda::std::uint32_t, cuda::std::uint64_t>;
+  static constexpr bits sign = bits{1} << (sizeof(bits) * 8 - 1);
+  /// The words are the keys themselves (no map pass): unsigned keys, ascending.
+  static constexpr bool identity = cuda::std::is_unsigned_v<Key> && !Descending;
+
+  __host__ __device__ static bits to(Key k) {
+    bits b = cuda::std::bit_cast<bits>(k);
+    if constexpr (cuda::std::is_floating_point_v<Key>)
+      b = b ^ ((b & sign) ? ~bits{0} : sign);
+    else if constexpr (cuda::std::is_signed_v<Key>)
+      b ^= sign;
+    return Descending ? static_cast<bits>(~b) : b;
+  }
+  __host__ __device__ static Key from(bits w) {
+    const bits b = Descending ? static_cast<bits>(~w) : w;
+    if constexpr (cuda::std::is_floating_point_v<Key>)
+      return cuda::std::bit_cast<Key>(b ^ ((b & sign) ? sign : ~bits{0}));
+    else if constexpr (cuda::std::is_signed_v<Key>)
+      return cuda::std::bit_cast<Key>(static_cast<bits>(b ^ sign));
+    else
+      return cuda::std::bit_cast<Key>(b);
+  }
+  __host__ __device__ static bits to_merged_zeros(Key k) {
+    if constexpr (cuda::std::is_floating_point_v<Key>) {
+      const bits b = detail::total_order_bits(k);
+      return Descending ? static_cast<bits>(~b) : b;
+    } else {
+      return to(k);
+    }
+  }
+};
+
+/// The words of one of the library's two orders (Comp: less<Key> or greater<Key>).
+template <class Key, class Comp>
+struct order_words_of {
+  static_assert(order_traits<Key, Comp>::builtin, "order_words_of: warpsort::less or greater");
+  using type = order_words<Key, order_traits<Key, Comp>::descending>;
+};
+template <class Key, class Comp>
+using order_words_for = typename order_words_of<Key, Comp>::type;
 
 /// a and b equivalent under the order: neither before the other (for floats -0.0 and +0.0).
 template <class Key, class Comp>

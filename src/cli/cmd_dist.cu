@@ -19,7 +19,6 @@
 #include "host/device_buffer.hpp"
 
 #include <warpsort/detail/device_limits.hpp>
-#include <warpsort/detail/distributed/order_bits.cuh>
 #include <warpsort/detail/distributed/partition.hpp>
 #include <warpsort/distributed.cuh>
 #include <warpsort/warpsort.cuh>
@@ -171,7 +170,7 @@ __device__ inline void add_warp_counts(unsigned long long h1, unsigned long long
 /// Sums the hashes and counts the neighbours out of order (comp(k[i+1], k[i])).
 template <class Key, class Comp>
 __global__ void check_kernel(const Key* keys, std::size_t n, unsigned long long* sums) {
-  using bits = typename dd::order_bits<Key, Comp>::bits;
+  using bits = typename warpsort::order_words_for<Key, Comp>::bits;
   unsigned long long h1 = 0, h2 = 0, bad = 0;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
@@ -245,7 +244,7 @@ void write_index_values(Value* values, std::size_t n, std::size_t offset, cudaSt
 template <class Key, class Comp, class Value>
 __global__ void check_pairs_kernel(const Key* keys, const Value* values, std::size_t n,
                                    unsigned long long* sums) {
-  using map = dd::order_bits<Key, Comp>;
+  using map = warpsort::order_words_for<Key, Comp>;
   unsigned long long h1 = 0, h2 = 0, bad = 0;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
@@ -452,14 +451,14 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
     WARPSORT_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
     // validate: sorted here, in order across ranks, the same multiset overall
     const check_result c = check_run<Key, Comp, Value>(keys.get(), values.get(), r.count, stream);
-    using bits = typename dd::order_bits<Key, Comp>::bits;
+    using bits = typename warpsort::order_words_for<Key, Comp>::bits;
     // count, first and last word, first and last value (pairs: equal words in value order)
     std::array<std::uint64_t, 5> ends{r.count, 0, 0, 0, 0};
     if (r.count) {
       Key first, last;
       WARPSORT_CUDA_CHECK(cudaMemcpy(&first, keys.get(), sizeof(Key), cudaMemcpyDeviceToHost));
       WARPSORT_CUDA_CHECK(cudaMemcpy(&last, keys.get() + r.count - 1, sizeof(Key), cudaMemcpyDeviceToHost));
-      ends = {r.count, dd::order_bits<Key, Comp>::to(first), dd::order_bits<Key, Comp>::to(last), 0, 0};
+      ends = {r.count, warpsort::order_words_for<Key, Comp>::to(first), warpsort::order_words_for<Key, Comp>::to(last), 0, 0};
       if constexpr (pairs) {
         value_word v0, v1;
         WARPSORT_CUDA_CHECK(cudaMemcpy(&v0, values.get(), sizeof v0, cudaMemcpyDeviceToHost));
@@ -739,7 +738,7 @@ template <class Key, class Comp, class Value>
 fuzz_outcome fuzz_one(rank_context& ctx, const dist_fuzz_case& c, cudaStream_t stream) {
   constexpr bool pairs = !std::is_same_v<Value, void>;
   using V = std::conditional_t<pairs, Value, std::uint32_t>;  // a placeholder for keys alone
-  using map = dd::order_bits<Key, Comp>;
+  using map = warpsort::order_words_for<Key, Comp>;
   distributed::transport& t = ctx.t;
   const int P = t.size(), me = t.rank();
   const std::size_t Pz = static_cast<std::size_t>(P);

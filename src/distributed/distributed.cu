@@ -186,14 +186,14 @@ namespace detail {
 
 template <class Key, class Comp>
 __global__ void to_words_kernel(Key* keys, std::size_t n) {
-  using map = order_bits<Key, Comp>;
+  using map = order_words_for<Key, Comp>;
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) reinterpret_cast<typename map::bits*>(keys)[i] = map::to(keys[i]);
 }
 
 template <class Key, class Comp>
 __global__ void from_words_kernel(Key* keys, std::size_t n) {
-  using map = order_bits<Key, Comp>;
+  using map = order_words_for<Key, Comp>;
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) keys[i] = map::from(reinterpret_cast<typename map::bits*>(keys)[i]);
 }
@@ -215,7 +215,7 @@ namespace detail {
 template <class Key, class Comp, class Value>
 sort_result sort_mapped(Key* d_keys, Value* d_values, std::size_t n, std::size_t capacity,
                         transport& t, cudaStream_t stream, const options& o) {
-  using map = order_bits<Key, Comp>;
+  using map = order_words_for<Key, Comp>;
   using bits = typename map::bits;
   const policy local = o.local ? *o.local : default_policy<Key>();
   const unsigned threads = 256;

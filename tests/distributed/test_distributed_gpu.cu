@@ -12,7 +12,6 @@
 #include "common/test_inputs.hpp"
 #include "distributed/thread_transport.hpp"
 
-#include <warpsort/detail/distributed/order_bits.cuh>
 #include <warpsort/distributed.cuh>
 
 #include <gtest/gtest.h>
@@ -32,14 +31,14 @@ using namespace warpsort;
 using warpsort::testing::make_typed_keys;
 
 template <class Key, class Comp>
-using bits_of = typename distributed::detail::order_bits<Key, Comp>::bits;
+using bits_of = typename order_words_for<Key, Comp>::bits;
 
 /// The words of a key (its order's), for comparing outputs bit for bit.
 template <class Key, class Comp>
 std::vector<bits_of<Key, Comp>> words(const std::vector<Key>& keys) {
   std::vector<bits_of<Key, Comp>> w(keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i)
-    w[i] = distributed::detail::order_bits<Key, Comp>::to(keys[i]);
+    w[i] = order_words_for<Key, Comp>::to(keys[i]);
   return w;
 }
 

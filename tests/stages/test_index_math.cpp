@@ -3,6 +3,7 @@
 #include <warpsort/detail/stages/index_math.hpp>
 #include <warpsort/detail/stages/stages.hpp>
 
+#include <warpsort/key_types.hpp>
 #include <warpsort/policy.hpp>
 #include <warpsort/warpsort.cuh>
 
@@ -16,6 +17,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace ws = warpsort::stages;
@@ -515,42 +517,61 @@ TEST(Plan, OffsetsNearAndPast2e32) {
   }
 }
 
-// Floats in warpsort's orders sort as unsigned words (float_order_bits): the map must be a
-// bijection (every key comes back with its bits) whose integer order never contradicts the
-// float order (a before b => word(a) < word(b), and word(a) < word(b) => not b before a).
-template <class Float, class Order, bool Descending>
-void check_float_order_bits(std::uint64_t seed) {
-  using map = warpsort::detail::float_order_bits<Float, Descending>;
+// The one key-to-word map (order_words): `to` must be a bijection (every key comes back with its
+// bits) whose integer order never contradicts the key order (a before b => word(a) < word(b),
+// and word(a) < word(b) => not b before a), and to_merged_zeros must be the order itself (equal
+// words exactly for equivalent keys, -0.0 and +0.0 included), for every key type and both orders.
+template <class Key, class Order>
+void check_order_words(std::uint64_t seed) {
+  using map = warpsort::order_words_for<Key, Order>;
   using bits = typename map::bits;
+  static_assert(std::is_same_v<map, warpsort::order_words<Key, std::is_same_v<Order, warpsort::greater<Key>>>>);
   const bits sign = map::sign;
   std::vector<bits> patterns = {0, sign, sign - 1, ~bits{0}, 1, sign | 1};
-  for (Float f : {Float(1), Float(-1), std::numeric_limits<Float>::infinity(),
-                  -std::numeric_limits<Float>::infinity(), std::numeric_limits<Float>::denorm_min(),
-                  -std::numeric_limits<Float>::denorm_min(), std::numeric_limits<Float>::max(),
-                  std::numeric_limits<Float>::lowest(), std::numeric_limits<Float>::quiet_NaN(),
-                  -std::numeric_limits<Float>::quiet_NaN()})
-    patterns.push_back(cuda::std::bit_cast<bits>(f));
+  if constexpr (std::is_floating_point_v<Key>) {
+    for (Key f : {Key(1), Key(-1), Key(0), -Key(0), std::numeric_limits<Key>::infinity(),
+                  -std::numeric_limits<Key>::infinity(), std::numeric_limits<Key>::denorm_min(),
+                  -std::numeric_limits<Key>::denorm_min(), std::numeric_limits<Key>::max(),
+                  std::numeric_limits<Key>::lowest(), std::numeric_limits<Key>::quiet_NaN(),
+                  -std::numeric_limits<Key>::quiet_NaN()})
+      patterns.push_back(cuda::std::bit_cast<bits>(f));
+  } else {
+    for (Key k : {Key(0), Key(1), Key(-1), std::numeric_limits<Key>::max(), std::numeric_limits<Key>::min()})
+      patterns.push_back(cuda::std::bit_cast<bits>(k));
+  }
   std::mt19937_64 rng(seed);
   for (int i = 0; i < 2000; ++i) patterns.push_back(static_cast<bits>(rng()));
   const Order order;
   for (bits p : patterns) {
-    const Float x = cuda::std::bit_cast<Float>(p);
+    const Key x = cuda::std::bit_cast<Key>(p);
     ASSERT_EQ(cuda::std::bit_cast<bits>(map::from(map::to(x))), p);
   }
   for (bits p : patterns)
     for (int k = 0; k < 40; ++k) {
       const bits q = patterns[rng() % patterns.size()];
-      const Float a = cuda::std::bit_cast<Float>(p), b = cuda::std::bit_cast<Float>(q);
+      const Key a = cuda::std::bit_cast<Key>(p), b = cuda::std::bit_cast<Key>(q);
       if (order(a, b)) ASSERT_LT(map::to(a), map::to(b));
       if (map::to(a) < map::to(b)) ASSERT_FALSE(order(b, a));
+      const bool equivalent = !order(a, b) && !order(b, a);
+      ASSERT_EQ(map::to_merged_zeros(a) == map::to_merged_zeros(b), equivalent);
+      if (order(a, b)) ASSERT_LT(map::to_merged_zeros(a), map::to_merged_zeros(b));
     }
+  if constexpr (std::is_floating_point_v<Key>) {
+    ASSERT_EQ(map::to_merged_zeros(-Key(0)), map::to_merged_zeros(Key(0)));
+    ASSERT_NE(map::to(-Key(0)), map::to(Key(0)));
+  }
+  ASSERT_EQ(map::identity, (std::is_unsigned_v<Key> && std::is_same_v<Order, warpsort::less<Key>>));
 }
 
-TEST(FloatOrderBits, BijectiveAndOrderPreserving) {
-  check_float_order_bits<float, warpsort::less<float>, false>(1);
-  check_float_order_bits<float, warpsort::greater<float>, true>(2);
-  check_float_order_bits<double, warpsort::less<double>, false>(3);
-  check_float_order_bits<double, warpsort::greater<double>, true>(4);
+template <class... Keys>
+void check_order_words_of(warpsort::type_list<Keys...>) {
+  std::uint64_t seed = 1;
+  (check_order_words<Keys, warpsort::less<Keys>>(seed++), ...);
+  (check_order_words<Keys, warpsort::greater<Keys>>(seed++), ...);
+}
+
+TEST(OrderWords, BijectiveAndOrderPreservingForEveryKeyTypeAndOrder) {
+  check_order_words_of(warpsort::key_types{});
 }
 
 // One place says what an order is (order_traits): the library's two orders over its key

@@ -68,35 +68,13 @@ policy item_policy(const policy& p, std::size_t key_bytes) {
 }
 
 
-/// Order bits: unsigned words whose integer order is Comp's order of 4-byte keys (equal keys,
-/// and only they, share their bits).
-template <class Key, class Comp>
-__host__ __device__ __forceinline__ std::uint32_t order_bits(Key k) {
-  std::uint32_t b;
-  if constexpr (cuda::std::is_floating_point_v<Key>)
-    b = total_order_bits(k);
-  else if constexpr (cuda::std::is_signed_v<Key>)
-    b = cuda::std::bit_cast<std::uint32_t>(k) ^ 0x80000000u;
-  else
-    b = cuda::std::bit_cast<std::uint32_t>(k);
-  return cuda::std::is_same_v<Comp, greater<Key>> ? ~b : b;
-}
-
-/// The integer key back from its order bits (floats are gathered instead).
-template <class Key, class Comp>
-__host__ __device__ __forceinline__ Key key_from_order_bits(std::uint32_t b) {
-  if constexpr (cuda::std::is_same_v<Comp, greater<Key>>) b = ~b;
-  if constexpr (cuda::std::is_signed_v<Key>) b ^= 0x80000000u;
-  return cuda::std::bit_cast<Key>(b);
-}
-
 template <class Key, class Value, class Comp>
 __global__ void pack_words_kernel(const Key* keys, const Value* values, std::uint64_t* words,
                                   Key* key_copy, Value* value_copy, std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const Key k = keys[i];
-  words[i] = (static_cast<std::uint64_t>(order_bits<Key, Comp>(k)) << 32) | i;
+  words[i] = (static_cast<std::uint64_t>(order_words_for<Key, Comp>::to_merged_zeros(k)) << 32) | i;
   if (key_copy) key_copy[i] = k;  // sorting in place: the gathers read the copies
   if (value_copy) value_copy[i] = values[i];
 }
@@ -112,7 +90,7 @@ __global__ void unpack_words_kernel(const std::uint64_t* words, const Key* keys,
   if constexpr (cuda::std::is_floating_point_v<Key>)
     keys_out[i] = keys[from];
   else
-    keys_out[i] = key_from_order_bits<Key, Comp>(static_cast<std::uint32_t>(w >> 32));
+    keys_out[i] = order_words_for<Key, Comp>::from(static_cast<std::uint32_t>(w >> 32));
   values_out[i] = values[from];
 }
 

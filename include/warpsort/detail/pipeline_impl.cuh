@@ -65,7 +65,7 @@ extern template void sort_keys<std::uint64_t, less<std::uint64_t>>(
 namespace detail {
 
 template <class Map>
-__global__ void floats_to_bits_kernel(const typename Map::float_type* in,
+__global__ void floats_to_bits_kernel(const typename Map::key_type* in,
                                       typename Map::bits* out, std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) out[i] = Map::to(in[i]);
@@ -74,7 +74,7 @@ __global__ void floats_to_bits_kernel(const typename Map::float_type* in,
 template <class Map>
 __global__ void bits_to_floats_kernel(typename Map::bits* inout, std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) reinterpret_cast<typename Map::float_type*>(inout)[i] = Map::from(inout[i]);
+  if (i < n) reinterpret_cast<typename Map::key_type*>(inout)[i] = Map::from(inout[i]);
 }
 
 /// Floats: map into d_out as words, sort the words in place, map back. Two element-wise passes
@@ -83,7 +83,7 @@ template <class Float, class Comp>
 void sort_floats_as_bits(void* d_temp, std::size_t& temp_bytes, const Float* d_in, Float* d_out,
                          std::size_t n, cudaStream_t stream, const policy& tuning,
                          stage_times* times) {
-  using map = float_order_bits<Float, cuda::std::is_same_v<Comp, greater<Float>>>;
+  using map = order_words_for<Float, Comp>;
   using bits = typename map::bits;
   bits* words = reinterpret_cast<bits*>(d_out);
   // every check before the first map: a throw must leave the caller's keys as they were

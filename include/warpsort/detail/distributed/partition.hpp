@@ -21,7 +21,7 @@ using stages::min_size;
 /// uniquely, so equal keys are divided between ranks by place and all-equal input stays
 /// balanced. A rank's local sort leaves a few sorted sequences (local_sequences); `sequence`
 /// numbers them over all ranks in rank order, `position` is the key's place in its rank's
-/// buffer. Keys are the order's unsigned bits (warpsort/detail/distributed/order_bits.cuh),
+/// buffer. Keys are the order's unsigned bits (warpsort::order_words),
 /// widened to 64; a rank that samples fewer than the slots it is given marks the rest empty.
 struct sample {
   std::uint64_t key;

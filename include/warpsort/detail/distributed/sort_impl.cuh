@@ -23,7 +23,6 @@
 // included), both sides of every exchange come from counts every rank holds alike (the gathered
 // matrix; rebalancing's plan is checked side against side before it is posted), and every host
 // wait goes through transport::wait, which gives up at options::timeout_seconds.
-#include "order_bits.cuh"
 #include "partition.hpp"
 #include "transport.hpp"
 

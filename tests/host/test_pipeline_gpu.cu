@@ -299,22 +299,31 @@ TEST(Pipeline, StepTimesCoverTheWholeSort) {
     warpsort::sort_keys<Key>(temp.get(), temp_bytes, in.get(), out.get(), n,
                              warpsort::less<Key>{}, 0, p);  // loads the kernels
     WARPSORT_CUDA_CHECK(cudaDeviceSynchronize());
-    spin_on_stream(0, 20.0f);
-    warpsort::stage_times times;
-    WARPSORT_CUDA_CHECK(cudaEventRecord(start, 0));
-    warpsort::sort_keys<Key>(temp.get(), temp_bytes, in.get(), out.get(), n,
-                             warpsort::less<Key>{}, 0, p, &times);
-    WARPSORT_CUDA_CHECK(cudaEventRecord(stop, 0));
-    WARPSORT_CUDA_CHECK(cudaEventSynchronize(stop));
-    float span_ms = 0;
-    WARPSORT_CUDA_CHECK(cudaEventElapsedTime(&span_ms, start, stop));
-    const float steps_ms =
-        times.sort_chunks_ms + times.merge_pairs_ms + times.split_ms + times.merge_groups_ms;
-    EXPECT_LE(steps_ms, span_ms + 0.002f) << "the steps' times exceed the call's span";
-    EXPECT_GE(steps_ms, 0.9f * span_ms)
-        << "the steps' times (" << steps_ms << " ms) leave out part of the call's span (" << span_ms
-        << " ms): steps " << times.sort_chunks_ms << " / " << times.merge_pairs_ms << " / "
-        << times.split_ms << " / " << times.merge_groups_ms;
+    // Another process on the GPU (tests run side by side) can run between the steps' kernels:
+    // its time is in the span but in no step. So the best of a few calls must cover the span.
+    std::string shortest;
+    bool covered = false;
+    for (int attempt = 0; attempt < 5 && !covered; ++attempt) {
+      spin_on_stream(0, 20.0f);
+      warpsort::stage_times times;
+      WARPSORT_CUDA_CHECK(cudaEventRecord(start, 0));
+      warpsort::sort_keys<Key>(temp.get(), temp_bytes, in.get(), out.get(), n,
+                               warpsort::less<Key>{}, 0, p, &times);
+      WARPSORT_CUDA_CHECK(cudaEventRecord(stop, 0));
+      WARPSORT_CUDA_CHECK(cudaEventSynchronize(stop));
+      float span_ms = 0;
+      WARPSORT_CUDA_CHECK(cudaEventElapsedTime(&span_ms, start, stop));
+      const float steps_ms =
+          times.sort_chunks_ms + times.merge_pairs_ms + times.split_ms + times.merge_groups_ms;
+      EXPECT_LE(steps_ms, span_ms + 0.002f) << "the steps' times exceed the call's span";
+      covered = steps_ms >= 0.9f * span_ms;
+      shortest += "\n  the steps' times (" + std::to_string(steps_ms) +
+                  " ms) leave out part of the call's span (" + std::to_string(span_ms) +
+                  " ms): steps " + std::to_string(times.sort_chunks_ms) + " / " +
+                  std::to_string(times.merge_pairs_ms) + " / " + std::to_string(times.split_ms) +
+                  " / " + std::to_string(times.merge_groups_ms);
+    }
+    EXPECT_TRUE(covered) << "in every call:" << shortest;
     const auto report = warpsort::validate_against_references(in.get(), out.get(), n,
                                                               warpsort::less<Key>{});
     ASSERT_TRUE(report.ok) << report.message();

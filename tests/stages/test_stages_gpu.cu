@@ -1,6 +1,7 @@
 // GPU tests: each step's output contract on its own.
 #include "common/gpu_test.hpp"
 #include "common/test_inputs.hpp"
+#include "step_checks.cuh"
 #include <warpsort/detail/stages/index_math.hpp>
 #include <warpsort/detail/stages/stages.hpp>
 
@@ -33,20 +34,7 @@ std::vector<Key> sort_ranges(std::vector<Key> keys, std::size_t len) {
 std::vector<Key> run_steps_1_2(const std::vector<Key>& input, const warpsort::policy& p,
                                const warpsort::sort_plan& plan,
                                warpsort::detail::device_buffer<Key>& result) {
-  const std::size_t n = input.size();
-  auto in = to_device(input);
-  auto a = poisoned<Key>(n), b = poisoned<Key>(n);
-  ws::sort_chunks(in.get(), a.get(), n, Comp{}, p, 0);
-  const std::size_t first = static_cast<std::size_t>(p.block_sort_keys);
-  warpsort::detail::device_buffer<std::size_t> block_starts(ws::block_start_entries(n, p));
-  std::size_t seq = first;
-  for (int r = 0; r < plan.merge_rounds; ++r, seq *= 2) {
-    ws::merge_sequences_round(a.get(), b.get(), n, seq, block_starts.get(), Comp{}, p, 0);
-    std::swap(a, b);
-  }
-  WARPSORT_CUDA_CHECK(cudaDeviceSynchronize());
-  result = std::move(a);
-  return to_host(result.get(), n);
+  return steps::run_steps_1_2<Key, Comp>(input, p, plan, result);
 }
 
 /// Version 4, small on-chip sizes, so that small inputs still make many sequences and rounds.

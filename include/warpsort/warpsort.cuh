@@ -24,11 +24,14 @@ namespace warpsort {
 
 /// Device time of each step of one sort, in milliseconds.
 struct stage_times {
-  float sort_chunks_ms = 0;   // step 1: bitonic sort of 128-key chunks by warps
-  float merge_pairs_ms = 0;   // step 2: rounds of pairwise bitonic merges by warps
-  float split_ms = 0;         // step 3: sampling, splitters, cutting, group offsets
-  float merge_groups_ms = 0;  // step 4: each group's pieces merged on chip
-  float total_ms() const { return sort_chunks_ms + merge_pairs_ms + split_ms + merge_groups_ms; }
+  float sort_chunks_ms = 0;      // step 1: every block of block_sort_keys sorted on chip
+  float merge_sequences_ms = 0;  // step 2: version 4's pairwise merge rounds; version 5's
+                                 // rounds of steps 3 and 4 before the last
+  float split_ms = 0;            // step 3: sampling, splitters, cutting, group offsets
+  float merge_groups_ms = 0;     // step 4: each group's pieces merged on chip
+  float total_ms() const {
+    return sort_chunks_ms + merge_sequences_ms + split_ms + merge_groups_ms;
+  }
 };
 
 /// Version 5: one round of steps 3 and 4. The sorted sequences are taken k at a time (a set);
@@ -58,7 +61,7 @@ struct sort_plan {
   std::size_t n = 0;
   std::size_t chunks = 0;          // step 1: ceil(n / 128)
   // version 4
-  int merge_rounds = 0;            // step 2: pairwise rounds
+  int pairwise_rounds = 0;         // step 2: rounds of pairwise merges
   std::size_t sequence_keys = 0;   // length of each sorted sequence after step 2 (last shorter)
   std::size_t sequences = 0;       // L after step 2
   std::size_t sample_stride = 0;   // step 3: s

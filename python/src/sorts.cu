@@ -118,7 +118,7 @@ class stream_buffer {
 
 step_times to_list(const warpsort::stage_times& t, bool want) {
   if (!want) return {};
-  return {t.sort_chunks_ms, t.merge_pairs_ms, t.split_ms, t.merge_groups_ms};
+  return {t.sort_chunks_ms, t.merge_sequences_ms, t.split_ms, t.merge_groups_ms};
 }
 
 std::size_t round_up(std::size_t bytes) { return (bytes + 255) / 256 * 256; }

@@ -303,7 +303,7 @@ def test_times():
     cp = pytest.importorskip("cupy")
     x = cp.random.randint(0, 2**31, 1 << 21, dtype=cp.uint32)
     y, t = warpsort.sort(x, times=True)
-    assert set(t) == {"sort_chunks_ms", "merge_pairs_ms", "split_ms", "merge_groups_ms", "total_ms"}
+    assert set(t) == {"sort_chunks_ms", "merge_sequences_ms", "split_ms", "merge_groups_ms", "total_ms"}
     assert all(v >= 0 for v in t.values()) and t["total_ms"] > 0
     cp.testing.assert_array_equal(y, cp.sort(x))
     (k, v), t = warpsort.sort_pairs(x, cp.arange(x.size, dtype=cp.uint32), times=True)

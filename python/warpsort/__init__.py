@@ -42,7 +42,7 @@ key_types = tuple(_ext.key_types())
 #: Value words of pairs: values of any dtype of these widths are carried as these words.
 value_types = tuple(_ext.value_types())
 
-_STEP_NAMES = ("sort_chunks_ms", "merge_pairs_ms", "split_ms", "merge_groups_ms")
+_STEP_NAMES = ("sort_chunks_ms", "merge_sequences_ms", "split_ms", "merge_groups_ms")
 _KIND_PREFIX = {"u": "uint", "i": "int", "f": "float"}
 # DLPack dtype codes (the DLPack C API): int, uint, float, opaque, bfloat, complex, bool
 _DLPACK_NAMES = {0: "int", 1: "uint", 2: "float", 3: "opaque", 4: "bfloat", 5: "complex", 6: "bool"}

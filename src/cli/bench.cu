@@ -333,7 +333,7 @@ void bench_runner::run_gpu(const std::string& algorithm, bench_input<W>& in, cud
       return median(v);
     };
     row.step1_ms = step_median(&stage_times::sort_chunks_ms);
-    row.step2_ms = step_median(&stage_times::merge_pairs_ms);
+    row.step2_ms = step_median(&stage_times::merge_sequences_ms);
     row.step3_ms = step_median(&stage_times::split_ms);
     row.step4_ms = step_median(&stage_times::merge_groups_ms);
     if (n > 0)

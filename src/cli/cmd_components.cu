@@ -173,11 +173,11 @@ int run_components(const components_options& o) {
     stage_times st;
     sort_keys<Key>(temp.get(), bytes, in.get(), a.get(), n, Comp{}, 0, q, &st);
     const sort_plan plan = make_plan(n, sized_for(q, n, sizeof(std::uint32_t)));
-    const int passes = 1 + (q.variant >= 5 ? plan.round_count : plan.merge_rounds + (plan.has_groups() ? 1 : 0));
+    const int passes = 1 + (q.variant >= 5 ? plan.round_count : plan.pairwise_rounds + (plan.has_groups() ? 1 : 0));
     fmt::print("  version {}: {:8.3f} ms, {} passes over memory; steps {:.3f} | {:.3f} | {:.3f} | {:.3f} ms\n",
-               q.variant, ms, passes, st.sort_chunks_ms, st.merge_pairs_ms, st.split_ms, st.merge_groups_ms);
+               q.variant, ms, passes, st.sort_chunks_ms, st.merge_sequences_ms, st.split_ms, st.merge_groups_ms);
     out["sorts"].push_back({{"variant", q.variant}, {"ms", ms}, {"passes", passes},
-                            {"steps_ms", {st.sort_chunks_ms, st.merge_pairs_ms, st.split_ms, st.merge_groups_ms}}});
+                            {"steps_ms", {st.sort_chunks_ms, st.merge_sequences_ms, st.split_ms, st.merge_groups_ms}}});
   }
   if (!o.out.empty()) {
     std::ofstream f(o.out);

@@ -92,7 +92,7 @@ std::string plan_line(const sort_plan& p, const policy& tuning) {
   std::string line = fmt::format(
       "version 4: {} chunks of {} keys sorted and merged on chip into blocks of {} keys (step 1); "
       "{} merge round(s) (step 2) -> L = {} sequence(s) of {} keys",
-      p.chunks, policy::chunk_keys, p.sequence_keys >> p.merge_rounds, p.merge_rounds,
+      p.chunks, policy::chunk_keys, p.sequence_keys >> p.pairwise_rounds, p.pairwise_rounds,
       p.sequences, p.sequence_keys);
   if (p.has_groups())
     line += fmt::format("; split (step 3): sample stride s = {}, M = {} samples -> S = {} groups "
@@ -145,7 +145,7 @@ void print_runs(const char* what, const char* rate, std::size_t n, const sort_ru
   const stage_times& st = runs.steps;
   fmt::print("steps (ms, one run with stage_times): 1 sort_chunks {:.4f} | 2 merge_pairs {:.4f} | "
              "3 split {:.4f} | 4 merge_groups {:.4f}\n",
-             st.sort_chunks_ms, st.merge_pairs_ms, st.split_ms, st.merge_groups_ms);
+             st.sort_chunks_ms, st.merge_sequences_ms, st.split_ms, st.merge_groups_ms);
 }
 
 /// Sorts the n host keys (with --values, as pairs whose values are the indices: an argsort) on

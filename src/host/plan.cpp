@@ -130,7 +130,7 @@ sort_plan make_plan(std::size_t n, const policy& p, std::size_t sequences_left) 
   while (plan.sequences > static_cast<std::size_t>(p.max_sequences)) {
     plan.sequence_keys *= 2;
     plan.sequences = ceil_div(n, plan.sequence_keys);
-    ++plan.merge_rounds;
+    ++plan.pairwise_rounds;
   }
   if (!plan.has_groups()) return plan;
   const std::size_t K = static_cast<std::size_t>(p.oversampling);

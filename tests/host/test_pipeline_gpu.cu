@@ -44,7 +44,7 @@ steps_run steps_of(const warpsort::sort_plan& plan, const warpsort::policy& tuni
   if (plan.n == 0) return {{false, false, false, false}};
   if (tuning.variant >= 5)
     return {{true, plan.round_count > 1, plan.round_count > 0, plan.round_count > 0}};
-  return {{true, plan.merge_rounds > 0, plan.has_groups(), plan.has_groups()}};
+  return {{true, plan.pairwise_rounds > 0, plan.has_groups(), plan.has_groups()}};
 }
 
 /// What a step that launches nothing measures: two events recorded back to back on the legacy
@@ -228,7 +228,7 @@ TEST(Pipeline, StepTimesFollowThePlan) {
     for (bool s : expected.step) kind += s ? "1" : "0";
     if (std::find(covered.begin(), covered.end(), kind) == covered.end()) covered.push_back(kind);
     const std::string what = "n=" + std::to_string(n) + " variant " + std::to_string(tuning.variant) +
-                             " merge_rounds " + std::to_string(plan.merge_rounds) + " groups " +
+                             " pairwise_rounds " + std::to_string(plan.pairwise_rounds) + " groups " +
                              std::to_string(plan.groups) + " rounds " +
                              std::to_string(plan.round_count) + " (steps run: " + kind + ")";
     SCOPED_TRACE(what);
@@ -248,7 +248,7 @@ TEST(Pipeline, StepTimesFollowThePlan) {
     // the device spins while the timed sort enqueues: its events then pass back to back
     spin_on_stream(0, 20.0f);
     warpsort::stage_times times;
-    times.sort_chunks_ms = times.merge_pairs_ms = times.split_ms = times.merge_groups_ms = -1.0f;
+    times.sort_chunks_ms = times.merge_sequences_ms = times.split_ms = times.merge_groups_ms = -1.0f;
     warpsort::sort_keys<Key>(temp.get(), temp_bytes, in.get(), out.get(), n,
                              warpsort::less<Key>{}, 0, c.given, &times);
     WARPSORT_CUDA_CHECK(cudaDeviceSynchronize());
@@ -256,9 +256,9 @@ TEST(Pipeline, StepTimesFollowThePlan) {
                                                               warpsort::less<Key>{});
     ASSERT_TRUE(report.ok) << report.message();
 
-    const float got[4] = {times.sort_chunks_ms, times.merge_pairs_ms, times.split_ms,
+    const float got[4] = {times.sort_chunks_ms, times.merge_sequences_ms, times.split_ms,
                           times.merge_groups_ms};
-    const char* names[4] = {"step 1 (sort_chunks_ms)", "step 2 (merge_pairs_ms)",
+    const char* names[4] = {"step 1 (sort_chunks_ms)", "step 2 (merge_sequences_ms)",
                             "step 3 (split_ms)", "step 4 (merge_groups_ms)"};
     for (int i = 0; i < 4; ++i) {
       if (expected.step[i])
@@ -315,13 +315,13 @@ TEST(Pipeline, StepTimesCoverTheWholeSort) {
       float span_ms = 0;
       WARPSORT_CUDA_CHECK(cudaEventElapsedTime(&span_ms, start, stop));
       const float steps_ms =
-          times.sort_chunks_ms + times.merge_pairs_ms + times.split_ms + times.merge_groups_ms;
+          times.sort_chunks_ms + times.merge_sequences_ms + times.split_ms + times.merge_groups_ms;
       EXPECT_LE(steps_ms, span_ms + 0.002f) << "the steps' times exceed the call's span";
       covered = steps_ms >= 0.9f * span_ms;
       shortest += "\n  the steps' times (" + std::to_string(steps_ms) +
                   " ms) leave out part of the call's span (" + std::to_string(span_ms) +
                   " ms): steps " + std::to_string(times.sort_chunks_ms) + " / " +
-                  std::to_string(times.merge_pairs_ms) + " / " + std::to_string(times.split_ms) +
+                  std::to_string(times.merge_sequences_ms) + " / " + std::to_string(times.split_ms) +
                   " / " + std::to_string(times.merge_groups_ms);
     }
     EXPECT_TRUE(covered) << "in every call:" << shortest;

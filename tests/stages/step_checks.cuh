@@ -118,7 +118,7 @@ std::vector<Word> run_steps_1_2(const std::vector<Word>& input, const policy& p,
   ws::sort_chunks(in.get(), a.get(), n, Order{}, p, 0);
   detail::device_buffer<std::size_t> block_starts(std::max<std::size_t>(ws::block_start_entries(n, p), 1));
   std::size_t seq = static_cast<std::size_t>(p.block_sort_keys);
-  for (int r = 0; r < plan.merge_rounds; ++r, seq *= 2) {
+  for (int r = 0; r < plan.pairwise_rounds; ++r, seq *= 2) {
     ws::merge_sequences_round(a.get(), b.get(), n, seq, block_starts.get(), Order{}, p, 0);
     std::swap(a, b);
   }
@@ -133,7 +133,7 @@ void check_step2(const std::vector<Word>& input, const policy& p, const std::str
   detail::device_buffer<Word> seqs;
   const auto got = run_steps_1_2<Word, Order>(input, p, plan, seqs);
   ASSERT_TRUE(same_keys(got, sort_ranges<Word, Order>(input, plan.sequence_keys)))
-      << label << " (" << plan.merge_rounds << " rounds)";
+      << label << " (" << plan.pairwise_rounds << " rounds)";
 }
 
 /// Groups [offsets[g], offsets[g + 1]) over sequences cut at `cut(g, i)`: sizes that sum to the

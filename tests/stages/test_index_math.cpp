@@ -464,7 +464,7 @@ TEST(Plan, ShapesAndBounds) {
     EXPECT_LE(plan.sequences, static_cast<std::size_t>(p.max_sequences));
     EXPECT_EQ(plan.sequences, ws::ceil_div(n, plan.sequence_keys));
     EXPECT_EQ(plan.sequence_keys,
-              static_cast<std::size_t>(p.block_sort_keys) << plan.merge_rounds);
+              static_cast<std::size_t>(p.block_sort_keys) << plan.pairwise_rounds);
     EXPECT_LE(plan.group_bound, static_cast<std::size_t>(p.group_capacity));
     EXPECT_EQ(plan.has_groups(), n > static_cast<std::size_t>(p.block_sort_keys));
     if (plan.has_groups())
@@ -499,7 +499,7 @@ TEST(Plan, OffsetsNearAndPast2e32) {
     EXPECT_LE(sort_blocks, std::size_t{0x7fffffff});
     // step 2: the last pair of every round ends at n; no merge block straddles two pairs
     std::size_t seq = p.block_sort_keys;
-    for (int r = 0; r < plan.merge_rounds; ++r, seq *= 2) {
+    for (int r = 0; r < plan.pairwise_rounds; ++r, seq *= 2) {
       const std::size_t pairs = ws::ceil_div(n, 2 * seq);
       EXPECT_EQ(ws::pair_of(pairs - 1, seq, n).b_end, n);
       EXPECT_EQ(2 * seq % p.merge_block_keys, 0u);
@@ -1071,7 +1071,7 @@ TEST(Plan, PaperPresets) {
   EXPECT_EQ(p.merge_buffer_keys, 128);
   const std::size_t n = std::size_t{1} << 24;
   const auto plan = warpsort::make_plan(n, warpsort::sized_for(p, n, 4));
-  EXPECT_EQ(plan.merge_rounds, 7);  // 2^17 chunks -> 2^10 sequences
+  EXPECT_EQ(plan.pairwise_rounds, 7);  // 2^17 chunks -> 2^10 sequences
   EXPECT_EQ(plan.sequences, 1024u);
   EXPECT_EQ(plan.sequence_keys, std::size_t{1} << 14);
   EXPECT_EQ(plan.group_rounds, 10);

@@ -35,7 +35,7 @@ template <class Key, class Comp>
 pipeline_storage carve(stages::temp_carver& c, const sort_plan& plan, const policy& p) {
   pipeline_storage s{};
   s.keys = c.take<Key>(plan.n);
-  s.block_starts = c.take<std::size_t>(plan.merge_rounds > 0 && !p.buffer_merge_pairs
+  s.block_starts = c.take<std::size_t>(plan.pairwise_rounds > 0 && !p.buffer_merge_pairs
                                           ? stages::block_start_entries(plan.n, p)
                                           : 0);
   s.split_bytes = plan.has_groups()
@@ -126,12 +126,12 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
   const auto read_times = [&] {
     if (!times) return;
     *times = stage_times{};
-    events.read({&times->sort_chunks_ms, &times->merge_pairs_ms, &times->split_ms,
+    events.read({&times->sort_chunks_ms, &times->merge_sequences_ms, &times->split_ms,
                  &times->merge_groups_ms});
   };
   // Each pass writes to the other buffer; the last one must write d_out.
   const int passes = 1 + (tuning.variant >= 5 ? plan.round_count
-                                               : plan.merge_rounds +
+                                               : plan.pairwise_rounds +
                                                      (plan.has_groups() ? plan.group_rounds : 0));
   Key* temp_keys = static_cast<Key*>(s.keys);
   auto target = [&](int pass) { return (passes - 1 - pass) % 2 == 0 ? d_out : temp_keys; };
@@ -157,26 +157,26 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
     return;
   }
   std::size_t seq = static_cast<std::size_t>(tuning.block_sort_keys);
-  for (int r = 0; r < plan.merge_rounds; ++r, seq *= 2)
+  for (int r = 0; r < plan.pairwise_rounds; ++r, seq *= 2)
     stages::merge_sequences_round<Key, Comp>(target(r), target(r + 1), n, seq, s.block_starts, comp, tuning,
                                          stream);
   events.mark(2);
   stages::split_layout layout;
   if (plan.has_groups())
-    layout = stages::split<Key, Comp>(target(plan.merge_rounds), n, plan.sequence_keys,
+    layout = stages::split<Key, Comp>(target(plan.pairwise_rounds), n, plan.sequence_keys,
                                       plan.sequences, plan.sample_stride, plan.samples,
                                       plan.groups, s.split_temp, s.split_bytes, comp, tuning,
                                       stream);
   events.mark(3);
   if (plan.has_groups() && tuning.groups_on_chip) {
-    stages::merge_groups<Key, Comp>(target(plan.merge_rounds), d_out, n, plan.sequence_keys,
+    stages::merge_groups<Key, Comp>(target(plan.pairwise_rounds), d_out, n, plan.sequence_keys,
                                     plan.sequences, plan.groups, layout, comp, tuning, stream);
   } else if (plan.has_groups()) {  // the paper's: rounds through memory, the last into d_out
     stages::group_piece_offsets<Key, Comp>(n, plan.sequence_keys, plan.sequences, plan.groups,
                                            layout, s.pieces, stream);
     for (int r = 0; r < plan.group_rounds; ++r)
       stages::merge_groups_round_by_buffer<Key, Comp>(
-          target(plan.merge_rounds + r), target(plan.merge_rounds + r + 1), plan.sequence_keys,
+          target(plan.pairwise_rounds + r), target(plan.pairwise_rounds + r + 1), plan.sequence_keys,
           plan.sequences, plan.groups, r, layout, s.pieces, comp, tuning, stream);
   }
   events.mark(4);

@@ -17,6 +17,7 @@ racecheck_filter() {
     test_stages_gpu) echo 'Step1*:Step2*:Step3*:Step4*' ;;
     test_steps_typed_gpu) echo 'EveryStep/0.*:EveryStep/3.*' ;;  # 4- and 8-byte keys
     test_steps_custom_gpu) echo '*' ;;
+    test_thread_merge_gpu) echo '*' ;;
     test_gpu_baselines) echo 'GpuBaselines/0.SortsSizeList*' ;;
     test_presets_gpu) echo 'Presets.PaperBufferSizesAndGroupCounts' ;;
     test_distributed_gpu) echo 'DistributedKeys/0.*' ;;

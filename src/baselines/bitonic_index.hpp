@@ -1,5 +1,6 @@
-// Index math of the textbook bitonic sort (seed documents 000 and 003), shared by the GPU kernels
-// (bitonic_textbook.cu) and the CPU tests: small __host__ __device__ functions, no CUDA runtime.
+// Index math of the textbook bitonic sort (seed000_bitonic_cuda, shen_ece498al_mp5 in
+// docs/references.bib), shared by the GPU kernels (bitonic_textbook.cu) and the CPU tests:
+// small __host__ __device__ functions, no CUDA runtime.
 //
 // Schedule over a power-of-two length P: for each stage k = 2, 4, ..., P and each step
 // j = k/2, k/4, ..., 1, every element i with (i & j) == 0 is compare-exchanged with i + j (= i ^ j),
@@ -106,7 +107,7 @@ void for_each_launch(std::size_t n, F&& f) {
   }
 }
 
-/// Kernel launches of one bitonic_textbook sort of n keys (what the seed reports count), with
+/// Kernel launches of one bitonic_textbook sort of n keys (what those reports count), with
 /// P = next_pow2(n), t = log2(tile_keys) = 11 and s = max(0, log2(P) - t):
 ///   1 tile-sort kernel (sorts every tile, all stages k <= tile) +
 ///   s shared-memory merge kernels (one per stage k > tile, doing its steps j < tile) +

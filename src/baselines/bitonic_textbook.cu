@@ -1,5 +1,6 @@
-// Baseline "bitonic_textbook": the seed reports' bitonic sort (documents 000 and 003) with a
-// global-memory kernel per far step and shared-memory kernels for the near steps.
+// Baseline "bitonic_textbook": the textbook bitonic sort of seed000_bitonic_cuda and
+// shen_ece498al_mp5 (docs/references.bib) with a global-memory kernel per far step and
+// shared-memory kernels for the near steps.
 //
 // n keys are sorted as P = next_pow2(n) keys: when n is not a power of two the keys are copied
 // (device to device) into a P-key buffer allocated in prepare(), the padding [n, P) is written on

@@ -1,4 +1,4 @@
-// CPU baselines (the seed reports' CPU bitonic sorts, std::sort, and TBB's parallel sort).
+// CPU baselines (loni2024bitonic's CPU bitonic sorts, std::sort, and TBB's parallel sort).
 #pragma once
 
 #include <cstddef>
@@ -17,12 +17,12 @@ std::vector<std::string> cpu_baseline_names();
 template <class Key>
 void cpu_sort(const std::string& name, Key* keys, std::size_t n, unsigned threads = 0);
 
-/// The seed's sequential bitonic sort (document 001): recursive bitonic sort on a power-of-two
+/// loni2024bitonic's sequential bitonic sort: recursive bitonic sort on a power-of-two
 /// padded copy; the padding is removed before returning.
 template <class Key>
 void cpu_bitonic_sort_sequential(Key* keys, std::size_t n);
 
-/// The seed's threaded bitonic sort with a parallel merge (document 001).
+/// loni2024bitonic's threaded bitonic sort with a parallel merge.
 template <class Key>
 void cpu_bitonic_sort_parallel(Key* keys, std::size_t n, unsigned threads);
 

@@ -1,7 +1,7 @@
-// The seed's CPU bitonic sorts (document 001): recursive bitonic sort, sequential and threaded
-// (std::thread) with a parallel merge. Any n: a length that is not a power of two is sorted as a
-// padded copy of next_pow2(n) keys (padding: +inf for floating point, the maximum otherwise,
-// bitonic::pad_key), whose first n keys are copied back.
+// The CPU bitonic sorts of loni2024bitonic (docs/references.bib): recursive bitonic sort,
+// sequential and threaded (std::thread) with a parallel merge. Any n: a length that is not a
+// power of two is sorted as a padded copy of next_pow2(n) keys (padding: +inf for floating
+// point, the maximum otherwise, bitonic::pad_key), whose first n keys are copied back.
 // Floating point keys: NaN is not supported (the compare-exchange assumes a strict weak order).
 #include <warpsort/key_types.hpp>
 

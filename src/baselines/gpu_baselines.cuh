@@ -30,7 +30,7 @@ class gpu_sorter {
 /// Names, in report order: "cub_radix" (cub::DeviceRadixSort::SortKeys), "cub_merge"
 /// (cub::DeviceMergeSort::SortKeys with less), "thrust_sort" (thrust::sort, std::less: the radix
 /// path), "thrust_sort_comparator" (thrust::sort with a user comparator: the merge path),
-/// "bitonic_textbook" (the seed reports' global + shared-memory bitonic sort).
+/// "bitonic_textbook" (the textbook global + shared-memory bitonic sort; docs/references.bib).
 std::vector<std::string> gpu_baseline_names();
 
 /// Throws warpsort::input_error for an unknown name.

@@ -1,8 +1,9 @@
 // The key types warpsort is built for, and the value types of its key-value pairs: the one list.
 // Everything else is generated from it or dispatches over it: cmake/warpsort_instantiate.cmake
 // reads the lines below to generate the pipeline's and validation's instantiations and to tell
-// src/stages which key types to build its steps for; the data layer's key_type, the CLI's dispatch, the baselines' instantiations and the tests'
-// type lists expand the macros. Adding a key type is one line in WARPSORT_KEY_TYPES_.
+// src/stages which key types to build its steps for; the data layer's key_type, the CLI's
+// dispatch, the baselines' instantiations and the tests' type lists expand the macros. Adding a
+// key type is one line in WARPSORT_KEY_TYPES_.
 #pragma once
 
 #include <cstdint>

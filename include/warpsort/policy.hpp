@@ -137,12 +137,13 @@ constexpr policy v4_policy_for(std::size_t key_bytes) {
 // ---- the ablation ladder: the paper's algorithm, then one idea of ours at a time ----
 /// "paper": Warp Sort as Ye et al. and lucchi2023warpsort (docs/references.bib) describe it.
 /// Step 1: warps sort 128-key chunks into global memory. Step 2: a warp merges each pair
-/// through a t = 128 buffer, rounds until L = 1024 sequences remain. Step 3: S = 1024 key-only splitters, every K = 1024th of a sorted
-/// regular sample. Step 4: every group merged by warps with the same buffer merge, pairwise
-/// rounds through global memory. t, L, K, S are not known from the paper: t = 128 is its chunk
-/// size (4 keys a lane), L = S = 1024 keep step 2's and step 4's last rounds (one warp a pair)
-/// at about 8 warps an SM of the H100's 132, K = L so that a group holds at most about twice
-/// the mean (K = 32 < L let groups grow to 29x the mean: docs/performance.md).
+/// through a t = 128 buffer, rounds until L = 1024 sequences remain. Step 3: S = 1024 key-only
+/// splitters, every K = 1024th of a sorted regular sample. Step 4: every group merged by warps
+/// with the same buffer merge, pairwise rounds through global memory. t, L, K, S are not known
+/// from the paper: t = 128 is its chunk size (4 keys a lane), L = S = 1024 keep step 2's and
+/// step 4's last rounds (one warp a pair) at about 8 warps an SM of the H100's 132, K = L so
+/// that a group holds at most about twice the mean (K = 32 < L let groups grow to 29x the mean:
+/// docs/performance.md).
 constexpr policy paper_policy_for(std::size_t key_bytes) {
   policy p = v4_policy_for(key_bytes);
   p.block_sort_keys = policy::chunk_keys;

@@ -198,12 +198,18 @@ __global__ void from_words_kernel(Key* keys, std::size_t n) {
   if (i < n) keys[i] = map::from(reinterpret_cast<typename map::bits*>(keys)[i]);
 }
 
-/// Which zeros the float keys hold (zero_sign bits, or'ed into *signs).
+/// Which zeros the float keys hold (zero_sign bits, or'ed into *signs): a grid-stride pass, one
+/// atomic a warp at most (keys that are all zeros must not queue on one address).
 template <class Key>
 __global__ void zero_signs_kernel(const Key* keys, std::size_t n, std::int32_t* signs) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n || keys[i] != Key{0}) return;
-  atomicOr(reinterpret_cast<int*>(signs), cuda::std::signbit(keys[i]) ? zero_minus : zero_plus);
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  unsigned found = 0;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    if (keys[i] == Key{0}) found |= cuda::std::signbit(keys[i]) ? zero_minus : zero_plus;
+  found = __reduce_or_sync(0xffffffffu, found);
+  if (found != 0 && threadIdx.x % 32 == 0)
+    atomicOr(reinterpret_cast<int*>(signs), static_cast<int>(found));
 }
 
 }  // namespace detail
@@ -243,12 +249,13 @@ sort_result sort_mapped(Key* d_keys, Value* d_values, std::size_t n, std::size_t
       if (t.size() > 1 && n > 0 && n <= capacity && d_keys != nullptr) {
         stream_allocation flag(sizeof(std::int32_t), stream);
         if (!flag.ok())
-          throw cuda_error(cudaErrorMemoryAllocation,
-                           "warpsort::distributed::sort_pairs: no device memory for the zeros' check");
+          throw cuda_error(cudaErrorMemoryAllocation, "warpsort::distributed::sort_pairs: no device "
+                                                      "memory for the zeros' check");
         auto* d_signs = static_cast<std::int32_t*>(flag.get());
         WARPSORT_CUDA_CHECK(cudaMemsetAsync(d_signs, 0, sizeof(std::int32_t), stream));
-        zero_signs_kernel<Key><<<static_cast<unsigned>(stages::ceil_div(n, threads)), threads, 0,
-                                 stream>>>(d_keys, n, d_signs);
+        const std::size_t blocks = std::min<std::size_t>(stages::ceil_div(n, threads), 4096);
+        zero_signs_kernel<Key><<<static_cast<unsigned>(blocks), threads, 0, stream>>>(d_keys, n,
+                                                                                    d_signs);
         WARPSORT_CHECK_LAUNCH();
         WARPSORT_CUDA_CHECK(cudaMemcpyAsync(&zero_signs, d_signs, sizeof zero_signs,
                                             cudaMemcpyDeviceToHost, stream));

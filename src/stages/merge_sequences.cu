@@ -7,11 +7,11 @@
 // "Step 2".
 //
 // The kernels (find_block_starts_kernel and its warp form, merge_blocks_kernel, and the paper's
-// buffer merge, merge_pairs_by_buffer_kernel) and their launcher stages::merge_sequences_round are templates in
-// include/warpsort/detail/stages/merge_sequences_impl.cuh, built on warp_merge.cuh and
-// block_merge.cuh: a custom key type instantiates them in its own translation unit
-// (warpsort/custom.cuh). This unit compiles them for one key type of the library's list
-// (built_types.hpp).
+// buffer merge, merge_pairs_by_buffer_kernel) and their launcher stages::merge_sequences_round
+// are templates in include/warpsort/detail/stages/merge_sequences_impl.cuh, built on
+// warp_merge.cuh and block_merge.cuh: a custom key type instantiates them in its own
+// translation unit (warpsort/custom.cuh). This unit compiles them for one key type of the
+// library's list (built_types.hpp).
 #include "built_types.hpp"
 
 #include <warpsort/detail/stages/merge_sequences_impl.cuh>

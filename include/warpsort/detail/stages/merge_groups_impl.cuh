@@ -297,7 +297,8 @@ void merge_sets(const Key* src, Key* out, std::size_t n, const merge_round& m,
 
 }  // namespace warpsort::stages
 
-// Explicit instantiation for one (key type, order); src/stages/<step>.cu expands it for the built-in key types.
+// Explicit instantiation for one (key type, order); src/stages/<step>.cu expands it for the
+// built-in key types.
 #define WARPSORT_INSTANTIATE_MERGE_GROUPS(Key, Comp) \
   template void warpsort::stages::merge_groups<Key, Comp>(const Key*, Key*, std::size_t, std::size_t, \
                                         std::size_t, std::size_t, const warpsort::stages::split_layout&, Comp, \

@@ -116,7 +116,8 @@ void merge_sequences_round(const Key* in, Key* out, std::size_t n, std::size_t s
 
 }  // namespace warpsort::stages
 
-// Explicit instantiation for one (key type, order); src/stages/<step>.cu expands it for the built-in key types.
+// Explicit instantiation for one (key type, order); src/stages/<step>.cu expands it for the
+// built-in key types.
 #define WARPSORT_INSTANTIATE_MERGE_SEQUENCES(Key, Comp) \
   template void warpsort::stages::merge_sequences_round<Key, Comp>(const Key*, Key*, std::size_t, std::size_t, \
                                              std::size_t*, Comp, const warpsort::policy&, cudaStream_t);

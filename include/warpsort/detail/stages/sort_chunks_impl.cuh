@@ -123,6 +123,7 @@ void sort_chunks(const Key* in, Key* out, std::size_t n, Comp comp, const policy
 
 }  // namespace warpsort::stages
 
-// Explicit instantiation for one (key type, order); src/stages/<step>.cu expands it for the built-in key types.
+// Explicit instantiation for one (key type, order); src/stages/<step>.cu expands it for the
+// built-in key types.
 #define WARPSORT_INSTANTIATE_SORT_CHUNKS(Key, Comp) \
   template void warpsort::stages::sort_chunks<Key, Comp>(const Key*, Key*, std::size_t, Comp, const warpsort::policy&, cudaStream_t);

@@ -216,7 +216,8 @@ split_layout split(const Key* src, std::size_t n, std::size_t seq_len, std::size
 
 }  // namespace warpsort::stages
 
-// Explicit instantiation for one (key type, order); src/stages/<step>.cu expands it for the built-in key types.
+// Explicit instantiation for one (key type, order); src/stages/<step>.cu expands it for the
+// built-in key types.
 #define WARPSORT_INSTANTIATE_SPLIT_ONE_SET(Key, Comp) \
   template std::size_t warpsort::stages::split_temp_bytes<Key, Comp>(std::size_t, std::size_t, std::size_t); \
   template warpsort::stages::split_layout warpsort::stages::split<Key, Comp>(const Key*, std::size_t, std::size_t, std::size_t, \

@@ -278,7 +278,8 @@ split_layout split_sets(const Key* src, std::size_t n, const merge_round& m, voi
 
 }  // namespace warpsort::stages
 
-// Explicit instantiation for one (key type, order), both versions' step 3; src/stages/<step>.cu expands it for the built-in key types.
+// Explicit instantiation for one (key type, order), both versions' step 3; src/stages/<step>.cu
+// expands it for the built-in key types.
 #define WARPSORT_INSTANTIATE_SPLIT(Key, Comp)                                                       \
   WARPSORT_INSTANTIATE_SPLIT_ONE_SET(Key, Comp)                                                     \
   template std::size_t warpsort::stages::split_sets_temp_bytes<Key, Comp>(                          \

@@ -6,7 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/gpu_timing.cuh"
 #include "host/device_buffer.hpp"
-#include <warpsort/detail/stages/stages.hpp>
+#include <warpsort/stages.hpp>
 
 #include <warpsort/warpsort.cuh>
 

@@ -7,7 +7,7 @@
 #include "common/test_inputs.hpp"
 
 #include <warpsort/detail/stages/index_math.hpp>
-#include <warpsort/detail/stages/stages.hpp>
+#include <warpsort/stages.hpp>
 #include <warpsort/order.cuh>
 #include <warpsort/warpsort.cuh>
 

@@ -1,7 +1,7 @@
 // CPU tests of the steps' index math, against plain C++ models (these run in CI).
 #include <warpsort/detail/device_limits.hpp>
 #include <warpsort/detail/stages/index_math.hpp>
-#include <warpsort/detail/stages/stages.hpp>
+#include <warpsort/stages.hpp>
 
 #include <warpsort/key_types.hpp>
 #include <warpsort/policy.hpp>

@@ -3,7 +3,7 @@
 #include "common/test_inputs.hpp"
 #include "step_checks.cuh"
 #include <warpsort/detail/stages/index_math.hpp>
-#include <warpsort/detail/stages/stages.hpp>
+#include <warpsort/stages.hpp>
 
 #include <warpsort/validate.cuh>
 #include <warpsort/warpsort.cuh>

@@ -5,7 +5,7 @@
 #include <warpsort/detail/device_limits.hpp>
 #include <warpsort/detail/event_marks.hpp>
 #include <warpsort/detail/stages/index_math.hpp>
-#include <warpsort/detail/stages/stages.hpp>
+#include <warpsort/stages.hpp>
 #include <warpsort/detail/stages/temp_storage.hpp>
 
 #include <warpsort/warpsort.cuh>

@@ -31,7 +31,7 @@
 #include <warpsort/detail/event_marks.hpp>
 #include <warpsort/detail/pairs_impl.cuh>
 #include <warpsort/detail/stages/merge_runs_impl.cuh>
-#include <warpsort/detail/stages/stages.hpp>
+#include <warpsort/stages.hpp>
 #include <warpsort/distributed.cuh>
 #include <warpsort/warpsort.cuh>
 

@@ -9,7 +9,7 @@
 #include "buffer_merge.cuh"
 #include "index_math.hpp"
 #include "launch.hpp"
-#include "stages.hpp"
+#include <warpsort/stages.hpp>
 #include "thread_merge.cuh"
 #include "warp_scan.cuh"
 

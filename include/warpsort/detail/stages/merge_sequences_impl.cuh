@@ -9,7 +9,7 @@
 #include "block_merge.cuh"
 #include "buffer_merge.cuh"
 #include "launch.hpp"
-#include "stages.hpp"
+#include <warpsort/stages.hpp>
 
 #include <warpsort/error.hpp>
 

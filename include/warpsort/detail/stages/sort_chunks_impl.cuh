@@ -9,7 +9,7 @@
 #include "block_merge.cuh"
 #include "launch.hpp"
 #include "sort_chunks.cuh"
-#include "stages.hpp"
+#include <warpsort/stages.hpp>
 #include "thread_merge.cuh"
 
 #include <warpsort/error.hpp>

@@ -11,7 +11,7 @@
 // samples (one kernel for the whole step). Larger samples are gathered, sorted by CUB's stable
 // merge sort, and cut by a second kernel. Both give the same cuts (tested).
 #include "index_math.hpp"
-#include "stages.hpp"
+#include <warpsort/stages.hpp>
 #include "temp_storage.hpp"
 #include "warp_network.cuh"
 #include "warp_scan.cuh"

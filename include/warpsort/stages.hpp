@@ -1,9 +1,12 @@
-// Host launchers of the four steps. Each is defined in its <step>_impl.cuh and explicitly
-// instantiated per key type (less and greater) in a generated translation unit (see
-// CMakeLists.txt). All are asynchronous on `stream`; every launch is checked.
+// Each of Warp Sort's four steps alone, as host launchers: what the pipeline
+// (detail/pipeline_impl.cuh) chains, and what a study of one step calls. The kernels and
+// launchers are templates in include/warpsort/detail/stages/<step>_impl.cuh; the library
+// compiles them for its key types, both orders, in src/stages/<step>.cu (a custom key type
+// includes warpsort/custom.cuh instead). All are asynchronous on `stream`; every launch is
+// checked.
 #pragma once
 
-#include "index_math.hpp"
+#include <warpsort/detail/stages/index_math.hpp>
 
 #include <warpsort/policy.hpp>
 #include <warpsort/warpsort.cuh>

@@ -24,7 +24,7 @@
 // matrix; rebalancing's plan is checked side against side before it is posted), and every host
 // wait goes through transport::wait, which gives up at options::timeout_seconds.
 #include "partition.hpp"
-#include "transport.hpp"
+#include <warpsort/transport.hpp>
 
 #include <warpsort/detail/cub_merge_sort.cuh>
 #include <warpsort/detail/device_limits.hpp>

@@ -117,17 +117,23 @@ policy tuned_policy() {
   return tuned;
 }
 
+sort_tuning tuning_from(const policy& library, std::size_t key_bytes, const char* policy_overrides,
+                        const char* design_overrides) {
+  sort_tuning t;
+  t.library = policy_overrides ? apply_overrides(library, policy_overrides) : library;
+  if (design_overrides) {
+    t.ablation = true;
+    t.design = apply_overrides(ablation::v4_for(key_bytes), design_overrides, key_bytes);
+  }
+  return t;
+}
+
 template <class Key>
 sort_tuning tuned_sort() {
-  static const sort_tuning tuned = [] {
-    sort_tuning t;
-    t.library = tuned_policy<Key>();
-    if (const char* env = std::getenv("WARPSORT_DESIGN")) {
-      t.ablation = true;
-      t.design = apply_overrides(ablation::v4_for(sizeof(Key)), env, sizeof(Key));
-    }
-    return t;
-  }();
+  // read once, as tuned_policy
+  static const sort_tuning tuned =
+      tuning_from(default_policy<Key>(), sizeof(Key), std::getenv("WARPSORT_POLICY"),
+                  std::getenv("WARPSORT_DESIGN"));
   return tuned;
 }
 

@@ -92,4 +92,10 @@ policy tuned_policy();
 template <class Key>
 sort_tuning tuned_sort();
 
+/// tuned_sort's rule for keys of key_bytes bytes from the variables' values (null: unset):
+/// `library` with `policy_overrides` applied, or, with `design_overrides`, version 4's design
+/// with them applied.
+sort_tuning tuning_from(const policy& library, std::size_t key_bytes, const char* policy_overrides,
+                        const char* design_overrides);
+
 }  // namespace warpsort::cli

@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 
 using warpsort::cli::design_fields;
@@ -74,6 +73,15 @@ TEST(Tuning, MetadataRecordsEveryField) {
   EXPECT_EQ(j.size(), policy_fields.size() + 4);  // the fields and the four compile-time sizes
 }
 
+TEST(Tuning, MetadataRecordsEveryDesignField) {
+  warpsort::ablation::design d{};
+  for (std::size_t i = 0; i < design_fields.size(); ++i) d.*(design_fields[i].member) = 9 + static_cast<int>(i);
+  const auto j = warpsort::cli::design_json(d);
+  for (std::size_t i = 0; i < design_fields.size(); ++i)
+    EXPECT_EQ(j.at(design_fields[i].name), 9 + static_cast<int>(i)) << design_fields[i].name;
+  EXPECT_EQ(j.size(), design_fields.size());
+}
+
 // A preset resets every field of a design to that rung's for the key size; later fields
 // override it.
 TEST(Tuning, PresetsResetADesign) {
@@ -89,14 +97,12 @@ TEST(Tuning, PresetsResetADesign) {
 }
 
 // Every preset of the ablation ladder parses by name and is its ablation.cuh function's
-// design, "v5" the library's default policy; WARPSORT_DESIGN applies to the designs; an
-// unknown preset names them all.
+// design, "v5" the library's default policy; an unknown preset names them all.
 TEST(Tuning, AblationPresets) {
   using warpsort::cli::preset_names;
   using warpsort::cli::preset_tuning;
   EXPECT_EQ(preset_names(), (std::vector<std::string>{"paper", "onchip_step1", "positions", "tiles",
                                                       "onchip_step4", "v4", "v5"}));
-  ::unsetenv("WARPSORT_DESIGN");
   const auto paper = preset_tuning("paper", 4);
   EXPECT_TRUE(paper.ablation);
   const auto expect = warpsort::ablation::paper_for(4);
@@ -106,12 +112,6 @@ TEST(Tuning, AblationPresets) {
   EXPECT_FALSE(v5.ablation);
   const auto expect_v5 = warpsort::default_policy<std::uint64_t>();
   for (const auto& f : policy_fields) EXPECT_EQ(v5.library.*(f.member), expect_v5.*(f.member)) << f.name;
-  ::setenv("WARPSORT_DESIGN", "few_blocks=0,merge_buffer_keys=64", 1);
-  const auto swept = preset_tuning("paper", 4);
-  ::unsetenv("WARPSORT_DESIGN");
-  EXPECT_EQ(swept.design.few_blocks, 0);
-  EXPECT_EQ(swept.design.merge_buffer_keys, 64);
-  EXPECT_EQ(swept.design.split_groups, expect.split_groups);
   for (const std::string& name : preset_names()) EXPECT_NO_THROW(preset_tuning(name, 4)) << name;
   try {
     preset_tuning("v3", 4);
@@ -119,4 +119,28 @@ TEST(Tuning, AblationPresets) {
   } catch (const warpsort::input_error& e) {
     EXPECT_NE(std::string(e.what()).find("paper, onchip_step1"), std::string::npos) << e.what();
   }
+}
+
+// What the CLI's warpsort runs sort with: the library's policy with WARPSORT_POLICY's fields, or,
+// where WARPSORT_DESIGN is set, version 4's design with its fields (a preset first, if named).
+TEST(Tuning, TheEnvironmentChoosesTheLibrarysPolicyOrADesign) {
+  const warpsort::policy base = warpsort::default_policy_for(8);
+  const auto plain = warpsort::cli::tuning_from(base, 8, nullptr, nullptr);
+  EXPECT_FALSE(plain.ablation);
+  EXPECT_EQ(plain.library.block_sort_keys, base.block_sort_keys);
+  const auto tuned = warpsort::cli::tuning_from(base, 8, "oversampling=16", nullptr);
+  EXPECT_FALSE(tuned.ablation);
+  EXPECT_EQ(tuned.library.oversampling, 16);
+  const auto v4 = warpsort::cli::tuning_from(base, 8, nullptr, "few_blocks=0");
+  EXPECT_TRUE(v4.ablation);
+  EXPECT_EQ(v4.design.few_blocks, 0);
+  EXPECT_EQ(v4.design.block_sort_keys, warpsort::ablation::v4_for(8).block_sort_keys);
+  const auto paper = warpsort::cli::tuning_from(base, 4, nullptr, "preset=paper,merge_buffer_keys=64");
+  EXPECT_TRUE(paper.ablation);
+  EXPECT_EQ(paper.design.merge_buffer_keys, 64);
+  EXPECT_EQ(paper.design.splitter_positions, 0);
+  EXPECT_THROW(warpsort::cli::tuning_from(base, 4, "block_threads=128", nullptr),
+               warpsort::input_error);
+  EXPECT_THROW(warpsort::cli::tuning_from(base, 4, nullptr, "pairwise_below_blocks=1"),
+               warpsort::input_error);
 }

@@ -150,7 +150,7 @@ void print_runs(const char* what, const char* rate, std::size_t n, const sort_ru
              t.median_ms, t.min_ms, t.max_ms, runs.times_ms.size(),
              keys_per_second(n, t.median_ms) / 1e9, rate);
   const stage_times& st = runs.steps;
-  fmt::print("steps (ms, one run with stage_times): 1 sort_chunks {:.4f} | 2 merge_pairs {:.4f} | "
+  fmt::print("steps (ms, one run with stage_times): 1 sort_chunks {:.4f} | 2 merge_sequences {:.4f} | "
              "3 split {:.4f} | 4 merge_groups {:.4f}\n",
              st.sort_chunks_ms, st.merge_sequences_ms, st.split_ms, st.merge_groups_ms);
 }

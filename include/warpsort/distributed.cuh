@@ -28,7 +28,7 @@
 // = 0, so that NCCL's own calls cannot block the host either).
 #pragma once
 
-#include <warpsort/detail/distributed/transport.hpp>
+#include <warpsort/transport.hpp>
 #include <warpsort/error.hpp>
 #include <warpsort/order.cuh>
 #include <warpsort/policy.hpp>
@@ -58,6 +58,10 @@ class nccl_error : public std::runtime_error {
 
 namespace detail {
 class ipc_peer_memory;  // nccl_transport's arenas (src/distributed)
+}  // namespace detail
+
+/// Throws nccl_error for a failed NCCL call `expr` at file:line, with NCCL's own words on it
+/// (what WARPSORT_NCCL_CHECK does; for a code polled from ncclCommGetAsyncError, say).
 [[noreturn]] inline void throw_nccl_error(ncclResult_t code, const char* expr, const char* file,
                                           int line) {
   const char* last = ncclGetLastError(nullptr);
@@ -65,13 +69,12 @@ class ipc_peer_memory;  // nccl_transport's arenas (src/distributed)
                              " failed: " + ncclGetErrorString(code) +
                              (last && *last ? std::string(" (") + last + ")" : std::string()));
 }
-}  // namespace detail
 
 #define WARPSORT_NCCL_CHECK(expr)                                                           \
   do {                                                                                      \
     const ncclResult_t warpsort_nccl_status_ = (expr);                                      \
     if (warpsort_nccl_status_ != ncclSuccess)                                               \
-      ::warpsort::distributed::detail::throw_nccl_error(warpsort_nccl_status_, #expr, __FILE__, \
+      ::warpsort::distributed::throw_nccl_error(warpsort_nccl_status_, #expr, __FILE__,         \
                                                         __LINE__);                          \
   } while (0)
 
@@ -179,6 +182,11 @@ struct sort_result {
 /// buffer must hold this many, and its own input count (with rebalancing, its input count
 /// suffices).
 std::size_t required_capacity(std::size_t total, int ranks, int rank, const options& o = {});
+
+/// Where rank `rank`'s share starts when `total` keys are split evenly over `ranks` ranks
+/// (rank * total / ranks, rounded down; `ranks` gives `total`): a caller's even split of its
+/// input, and the output counts the sort aims at without rebalancing.
+std::size_t balanced_start(int rank, int ranks, std::size_t total);
 
 /// A transport over an NCCL communicator (one rank a GPU; the calling thread's device must be
 /// the communicator's).

@@ -19,14 +19,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace warpsort {
 
 /// Device time of each step of one sort, in milliseconds.
 struct stage_times {
   float sort_chunks_ms = 0;      // step 1: every block of block_sort_keys sorted on chip
-  float merge_sequences_ms = 0;  // step 2: version 4's pairwise merge rounds; version 5's
-                                 // rounds of steps 3 and 4 before the last
+  float merge_sequences_ms = 0;  // step 2: the rounds of steps 3 and 4 before the last
+                                 // (version 4's pairwise merge rounds)
   float split_ms = 0;            // step 3: sampling, splitters, cutting, group offsets
   float merge_groups_ms = 0;     // step 4: each group's pieces merged on chip
   float total_ms() const {
@@ -55,35 +56,48 @@ struct merge_round {
 };
 
 /// The shape of a sort of n keys under a policy: a pure function of (n, policy), computed on
-/// the host, so no step needs to read sizes back from the device.
+/// the host, so no step needs to read sizes back from the device. After step 1 (sequences of
+/// block_sort_keys), rounds of steps 3 and 4.
 struct sort_plan {
   static constexpr int max_rounds = 32;  // max_sequences 2 over 2^32 sequences
   std::size_t n = 0;
   std::size_t chunks = 0;          // step 1: ceil(n / 128)
-  // version 4
-  int pairwise_rounds = 0;         // step 2: rounds of pairwise merges
-  std::size_t sequence_keys = 0;   // length of each sorted sequence after step 2 (last shorter)
-  std::size_t sequences = 0;       // L after step 2
-  std::size_t sample_stride = 0;   // step 3: s
-  std::size_t samples = 0;         // M
-  std::size_t groups = 0;          // S: number of independent groups (splitters + 1)
-  std::size_t group_bound = 0;     // no group holds more keys than this: (K + L) s
-  int group_rounds = 0;            // step 4's passes: 1 on chip, ceil(log2 L) through memory
-  bool has_groups() const { return sequences > 1; }  // steps 3 and 4 run
-  // version 5: after step 1 (sequences of block_sort_keys), rounds of steps 3 and 4
   int round_count = 0;
   merge_round rounds[max_rounds];
 };
 
-/// Version 5 may stop short of the whole sort, leaving up to `sequences_left` sorted sequences
-/// (a power of two) unmerged: the distributed sort's receivers run the last round. 1 (the
-/// default) plans the whole sort.
+/// Checks the policy (input_error naming the field) and plans the sort of n keys with it as it
+/// is (fields left to plan_for take their values for large inputs). It may stop short of the
+/// whole sort, leaving up to `sequences_left` sorted sequences (a power of two) unmerged: the
+/// distributed sort's receivers run the last round. 1 (the default) plans the whole sort.
 sort_plan make_plan(std::size_t n, const policy& p, std::size_t sequences_left = 1);
 
-/// Version 5: one round over n keys in sequences of seq_keys (the last shorter), sets of
-/// set_sequences (make_plan's rounds are these).
+/// One round over n keys in sequences of seq_keys (the last shorter), sets of set_sequences
+/// (make_plan's rounds are these).
 merge_round plan_round(std::size_t n, std::size_t seq_keys, std::size_t set_sequences,
                        const policy& p);
+
+/// What a sort of n keys of key_bytes bytes runs: plan_for's choices from the caller's policy.
+/// Either the library's rounds (`tuning`, every field set, and `plan`), or, below
+/// policy::pairwise_below_blocks blocks, the small-input path (`pairwise`: version 4's pairwise
+/// merges with ablation::v4_for the key's width, sized for n).
+struct sized_plan {
+  std::size_t n = 0;
+  std::size_t key_bytes = 0;
+  bool pairwise = false;             // the small-input path
+  bool chose_oversampling = false;   // the policy left oversampling to plan_for
+  bool chose_max_sequences = false;  // ... and max_sequences
+  policy tuning;                     // the caller's policy, the fields it left chosen
+  sort_plan plan;                    // the rounds (not pairwise)
+  /// What was chosen, a line a choice, each with the rule that chose it.
+  std::string describe() const;
+};
+
+/// Fits the caller's policy to a sort of n keys of key_bytes bytes: the size rules choose the
+/// fields the policy leaves to them (0) and the path; nothing the caller set is changed. Throws
+/// input_error where the policy is invalid. (The sort then checks the plan's blocks against the
+/// device it runs on: the threads and shared memory a block there may have.)
+sized_plan plan_for(std::size_t n, std::size_t key_bytes, const policy& p);
 
 /// Sorts n keys of d_in into d_out by `comp`. With d_temp == nullptr only sets temp_bytes.
 /// d_out may be d_in (in place); any other overlap of d_in, d_out and the temporary storage is

@@ -20,7 +20,7 @@ struct dtype_error : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-/// Step times in ms: sort_chunks, merge_pairs, split, merge_groups.
+/// Step times in ms: sort_chunks, merge_sequences, split, merge_groups.
 using step_times = std::vector<float>;
 
 std::vector<std::string> key_type_names();

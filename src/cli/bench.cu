@@ -49,8 +49,8 @@ template <class W>
 std::size_t temp_bytes_of(const std::string& algorithm, std::size_t n) {
   if (algorithm == "warpsort") return W::temp_bytes(n);
   if (is_warpsort_preset(algorithm)) {
-    const policy p = preset_policy(preset_of(algorithm), sizeof(typename W::key_type));
-    return W::temp_bytes(n, &p);
+    const sort_tuning t = preset_tuning(preset_of(algorithm), sizeof(typename W::key_type));
+    return W::temp_bytes(n, &t);
   }
   return typename W::baseline(algorithm).temp_bytes(n);
 }
@@ -303,9 +303,9 @@ void bench_runner::run_gpu(const std::string& algorithm, bench_input<W>& in, cud
   if (algorithm == "warpsort" || is_warpsort_preset(algorithm)) {
     // warpsort@PRESET: the preset for this key type, else the tuned policy
     const bool preset = is_warpsort_preset(algorithm);
-    const policy tuning =
-        preset ? preset_policy(preset_of(algorithm), sizeof(typename W::key_type)) : policy{};
-    const policy* const chosen = preset ? &tuning : nullptr;
+    const sort_tuning tuning =
+        preset ? preset_tuning(preset_of(algorithm), sizeof(typename W::key_type)) : sort_tuning{};
+    const sort_tuning* const chosen = preset ? &tuning : nullptr;
     const std::size_t temp_bytes = W::temp_bytes(n, chosen);
     // Allocated before timing (at least 1 byte: a null d_temp would make the sort a size query).
     const detail::device_buffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));

@@ -6,8 +6,9 @@
 #include "cli/commands.hpp"
 #include "cli/gpu_timing.cuh"
 #include "host/device_buffer.hpp"
-#include <warpsort/detail/stages/stages.hpp>
+#include <warpsort/stages.hpp>
 
+#include <warpsort/ablation.cuh>
 #include <warpsort/warpsort.cuh>
 
 #include <fmt/format.h>
@@ -165,20 +166,28 @@ int run_components(const components_options& o) {
   out["merge_base_ms"] = base_ms;
 
   fmt::print("\nwhole sorts (step times from a second run with events between the steps)\n");
-  for (const policy& q : {p, v4_policy<Key>()}) {
+  // the library's sort, and version 4 (the ablation's v4 design) to compare
+  const auto whole = [&](int variant, const std::function<void(void*, std::size_t&, stage_times*)>& sort,
+                         int passes) {
     std::size_t bytes = 0;
-    sort_keys<Key>(nullptr, bytes, in.get(), a.get(), n, Comp{}, 0, q);
+    sort(nullptr, bytes, nullptr);
     detail::device_buffer<unsigned char> temp(bytes);
-    const float ms = t.median([&] { sort_keys<Key>(temp.get(), bytes, in.get(), a.get(), n, Comp{}, 0, q); }, a.get(), n);
+    const float ms = t.median([&] { sort(temp.get(), bytes, nullptr); }, a.get(), n);
     stage_times st;
-    sort_keys<Key>(temp.get(), bytes, in.get(), a.get(), n, Comp{}, 0, q, &st);
-    const sort_plan plan = make_plan(n, sized_for(q, n, sizeof(std::uint32_t)));
-    const int passes = 1 + (q.variant >= 5 ? plan.round_count : plan.pairwise_rounds + (plan.has_groups() ? 1 : 0));
+    sort(temp.get(), bytes, &st);
     fmt::print("  version {}: {:8.3f} ms, {} passes over memory; steps {:.3f} | {:.3f} | {:.3f} | {:.3f} ms\n",
-               q.variant, ms, passes, st.sort_chunks_ms, st.merge_sequences_ms, st.split_ms, st.merge_groups_ms);
-    out["sorts"].push_back({{"variant", q.variant}, {"ms", ms}, {"passes", passes},
+               variant, ms, passes, st.sort_chunks_ms, st.merge_sequences_ms, st.split_ms, st.merge_groups_ms);
+    out["sorts"].push_back({{"variant", variant}, {"ms", ms}, {"passes", passes},
                             {"steps_ms", {st.sort_chunks_ms, st.merge_sequences_ms, st.split_ms, st.merge_groups_ms}}});
-  }
+  };
+  const sized_plan library = plan_for(n, sizeof(Key), p);
+  whole(5, [&](void* temp, std::size_t& bytes, stage_times* st) {
+    sort_keys<Key>(temp, bytes, in.get(), a.get(), n, Comp{}, 0, p, st);
+  }, library.pairwise ? 0 : 1 + library.plan.round_count);
+  const ablation::design v4 = ablation::v4_for(sizeof(Key));
+  whole(4, [&](void* temp, std::size_t& bytes, stage_times* st) {
+    ablation::sort_keys<Key>(temp, bytes, in.get(), a.get(), n, Comp{}, 0, v4, st);
+  }, ablation::make_plan(n, ablation::sized_for(v4, n)).passes());
   if (!o.out.empty()) {
     std::ofstream f(o.out);
     if (!f) throw input_error("components: cannot write " + o.out);

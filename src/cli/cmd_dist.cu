@@ -18,8 +18,6 @@
 #include "data/distributions.hpp"
 #include "host/device_buffer.hpp"
 
-#include <warpsort/detail/device_limits.hpp>
-#include <warpsort/detail/distributed/partition.hpp>
 #include <warpsort/distributed.cuh>
 #include <warpsort/warpsort.cuh>
 
@@ -46,12 +44,21 @@ namespace warpsort::cli {
 
 namespace {
 
-namespace dd = warpsort::distributed::detail;
 using warpsort::detail::device_buffer;
 
 /// Blocks of the grid-stride kernels (generation, validation): eight an SM of this GPU.
 unsigned spread_blocks() {
-  return 8u * static_cast<unsigned>(warpsort::detail::current_device_limits().sm_count);
+  int device = 0, sms = 0;
+  WARPSORT_CUDA_CHECK(cudaGetDevice(&device));
+  WARPSORT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return 8u * static_cast<unsigned>(sms);
+}
+
+/// Where each count starts (exclusive prefix sums; counts.size() + 1 entries).
+std::vector<std::size_t> starts_of(const std::vector<std::size_t>& counts) {
+  std::vector<std::size_t> starts(counts.size() + 1, 0);
+  std::partial_sum(counts.begin(), counts.end(), starts.begin() + 1);
+  return starts;
 }
 
 ncclUniqueId from_hex(const std::string& hex) {
@@ -105,7 +112,7 @@ std::vector<T> gather(rank_context& ctx, const T& value, cudaStream_t stream,
   const std::size_t P = static_cast<std::size_t>(t.size());
   device_buffer<T> d(P + 1);
   std::vector<T> all(P);
-  dd::gather_to_host(t, &value, all.data(), sizeof(T), d.get(), stream, phase);
+  distributed::gather_to_host(t, &value, all.data(), sizeof(T), d.get(), stream, phase);
   return all;
 }
 
@@ -403,8 +410,8 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   distributed::transport& t = ctx.t;
   const dist_options& o = ctx.o;
   const int P = t.size(), me = t.rank();
-  const std::size_t offset = dd::balanced_prefix(me, P, total);
-  const std::size_t n = dd::balanced_prefix(me + 1, P, total) - offset;
+  const std::size_t offset = distributed::balanced_start(me, P, total);
+  const std::size_t n = distributed::balanced_start(me + 1, P, total) - offset;
   const distributed::options opts = sort_options(ctx, o.rebalance, true);
   const std::size_t capacity =
       o.rebalance ? n : std::max(n, distributed::required_capacity(total, P, me, opts));
@@ -649,8 +656,8 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
       std::vector<rank_input<Key>> inputs;
       std::vector<std::size_t> starts;
       for (int r = 0; r < P; ++r) {
-        starts.push_back(dd::balanced_prefix(r, P, total));
-        inputs.emplace_back(o, dist, dd::balanced_prefix(r + 1, P, total) - starts.back(),
+        starts.push_back(distributed::balanced_start(r, P, total));
+        inputs.emplace_back(o, dist, distributed::balanced_start(r + 1, P, total) - starts.back(),
                             starts.back(), r);
       }
       const auto write_all = [&] {
@@ -743,7 +750,7 @@ fuzz_outcome fuzz_one(rank_context& ctx, const dist_fuzz_case& c, cudaStream_t s
   const int P = t.size(), me = t.rank();
   const std::size_t Pz = static_cast<std::size_t>(P);
   const std::vector<std::size_t> counts = dist_fuzz_counts(c, P);
-  const std::vector<std::size_t> starts = dd::prefix(counts);
+  const std::vector<std::size_t> starts = starts_of(counts);
   const std::size_t n = counts[static_cast<std::size_t>(me)];
   ctx.phase("generate");
   const std::vector<Key> input = fuzz_rank_keys<Key>(c, me, n);
@@ -776,7 +783,7 @@ fuzz_outcome fuzz_one(rank_context& ctx, const dist_fuzz_case& c, cudaStream_t s
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
 
   // every rank's output to rank 0 (sizes agreed first), keys then values
-  const std::vector<std::size_t> out_starts = dd::prefix(r.counts);
+  const std::vector<std::size_t> out_starts = starts_of(r.counts);
   const std::size_t total = c.total;
   device_buffer<Key> all_keys(me == 0 ? std::max<std::size_t>(total, 1) : 1);
   device_buffer<V> all_values(me == 0 && pairs ? std::max<std::size_t>(total, 1) : 1);
@@ -929,14 +936,16 @@ ncclComm_t join_communicator(const dist_options& o, const std::string& nccl_id_h
   const ncclResult_t started =
       ncclCommInitRankConfig(&comm, o.world, from_hex(nccl_id_hex), o.rank, &config);
   if (started != ncclSuccess && started != ncclInProgress)
-    dd::throw_nccl_error(started, "ncclCommInitRankConfig", __FILE__, __LINE__);
-  const dd::deadline until(timeout, dd::deadline::clock::now());
+    distributed::throw_nccl_error(started, "ncclCommInitRankConfig", __FILE__, __LINE__);
+  using clock = std::chrono::steady_clock;
+  const auto until = clock::now() + std::chrono::duration_cast<clock::duration>(
+                                        std::chrono::duration<double>(timeout));
   ncclResult_t state = ncclInProgress;
   for (;;) {
     const ncclResult_t polled = ncclCommGetAsyncError(comm, &state);
     if (polled != ncclSuccess) state = polled;
     if (state != ncclInProgress) break;
-    if (until.passed(dd::deadline::clock::now())) {
+    if (timeout > 0 && clock::now() >= until) {
       ncclCommAbort(comm);
       throw distributed::timeout_error(o.rank, "init", timeout);
     }
@@ -944,7 +953,7 @@ ncclComm_t join_communicator(const dist_options& o, const std::string& nccl_id_h
   }
   if (state != ncclSuccess) {
     ncclCommAbort(comm);
-    dd::throw_nccl_error(state, "ncclCommInitRankConfig", __FILE__, __LINE__);
+    distributed::throw_nccl_error(state, "ncclCommInitRankConfig", __FILE__, __LINE__);
   }
   return comm;
 }
@@ -1058,12 +1067,12 @@ int run_dist_rank(const dist_options& o, const std::string& nccl_id_hex) {
     t->set_timeout(timeout);
     const ncclResult_t finalized = ncclCommFinalize(comm);
     if (finalized != ncclSuccess && finalized != ncclInProgress)
-      dd::throw_nccl_error(finalized, "ncclCommFinalize", __FILE__, __LINE__);
+      distributed::throw_nccl_error(finalized, "ncclCommFinalize", __FILE__, __LINE__);
     t->settle("finish");
     const ncclResult_t destroyed = ncclCommDestroy(comm);
     comm = nullptr;
     if (destroyed != ncclSuccess && destroyed != ncclInProgress)
-      dd::throw_nccl_error(destroyed, "ncclCommDestroy", __FILE__, __LINE__);
+      distributed::throw_nccl_error(destroyed, "ncclCommDestroy", __FILE__, __LINE__);
   } catch (const std::exception& e) {
     // the peers may wait on this rank: end the communicator so they fail too, not hang
     if (comm != nullptr) {

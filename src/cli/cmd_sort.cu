@@ -73,25 +73,11 @@ std::string values_path(const std::string& output) {
   return v.string();
 }
 
-/// The plan in words: version 4's steps 2-4, or version 5's rounds (tuning: the sized policy).
-std::string plan_line(const sort_plan& p, const policy& tuning) {
-  if (p.n == 0) return "nothing to sort (n = 0)";
-  if (tuning.variant >= 5) {
-    std::string line = fmt::format(
-        "version 5: {} chunks of {} keys sorted on chip into blocks of {} keys (step 1); {} "
-        "round(s) of sampling, splitting and merging sets of sequences (steps 3 and 4; the "
-        "rounds before the last are timed as step 2)",
-        p.chunks, policy::chunk_keys, tuning.block_sort_keys, p.round_count);
-    for (int r = 0; r < p.round_count; ++r) {
-      const merge_round& m = p.rounds[r];
-      line += fmt::format("; round {}: {} sequence(s) of {} keys in {} set(s) of k = {}, {} groups",
-                          r + 1, m.sequences, m.sequence_keys, m.sets, m.set_sequences, m.groups);
-    }
-    return line;
-  }
+/// Version 4's pairwise plan in words (the small-input path, or one of the ablation's designs).
+std::string pairwise_line(const ablation::pairwise_plan& p) {
   std::string line = fmt::format(
-      "version 4: {} chunks of {} keys sorted and merged on chip into blocks of {} keys (step 1); "
-      "{} merge round(s) (step 2) -> L = {} sequence(s) of {} keys",
+      "{} chunks of {} keys sorted and merged on chip into blocks of {} keys (step 1); {} merge "
+      "round(s) (step 2) -> L = {} sequence(s) of {} keys",
       p.chunks, policy::chunk_keys, p.sequence_keys >> p.pairwise_rounds, p.pairwise_rounds,
       p.sequences, p.sequence_keys);
   if (p.has_groups())
@@ -100,6 +86,27 @@ std::string plan_line(const sort_plan& p, const policy& tuning) {
                         p.sample_stride, p.samples, p.groups, p.group_bound);
   else
     line += "; no split or group merge (one sequence)";
+  return line;
+}
+
+/// The plan in words: the rounds of steps 3 and 4, or the small-input path's pairwise merges.
+std::string plan_line(const sized_plan& s) {
+  if (s.n == 0) return "nothing to sort (n = 0)";
+  if (s.pairwise)
+    return "version 4's pairwise path: " +
+           pairwise_line(ablation::make_plan(
+               s.n, ablation::sized_for(ablation::v4_for(s.key_bytes), s.n)));
+  const sort_plan& p = s.plan;
+  std::string line = fmt::format(
+      "{} chunks of {} keys sorted on chip into blocks of {} keys (step 1); {} round(s) of "
+      "sampling, splitting and merging sets of sequences (steps 3 and 4; the rounds before the "
+      "last are timed as step 2)",
+      p.chunks, policy::chunk_keys, s.tuning.block_sort_keys, p.round_count);
+  for (int r = 0; r < p.round_count; ++r) {
+    const merge_round& m = p.rounds[r];
+    line += fmt::format("; round {}: {} sequence(s) of {} keys in {} set(s) of k = {}, {} groups",
+                        r + 1, m.sequences, m.sequence_keys, m.sets, m.set_sequences, m.groups);
+  }
   return line;
 }
 
@@ -143,7 +150,7 @@ void print_runs(const char* what, const char* rate, std::size_t n, const sort_ru
              t.median_ms, t.min_ms, t.max_ms, runs.times_ms.size(),
              keys_per_second(n, t.median_ms) / 1e9, rate);
   const stage_times& st = runs.steps;
-  fmt::print("steps (ms, one run with stage_times): 1 sort_chunks {:.4f} | 2 merge_pairs {:.4f} | "
+  fmt::print("steps (ms, one run with stage_times): 1 sort_chunks {:.4f} | 2 merge_sequences {:.4f} | "
              "3 split {:.4f} | 4 merge_groups {:.4f}\n",
              st.sort_chunks_ms, st.merge_sequences_ms, st.split_ms, st.merge_groups_ms);
 }
@@ -156,8 +163,7 @@ int sort_host_keys(typename W::key_type* h_keys, std::size_t n, const std::strin
                    const sort_options& o, const device_check& dev) {
   using Key = typename W::key_type;
   const data::key_type type = data::key_type_of<Key>();
-  const policy tuning = sized_for(tuned_policy<Key>(), n, sizeof(Key));
-  const sort_plan plan = make_plan(n, tuning);
+  const sized_plan plan = plan_for(n, sizeof(Key), tuned_policy<Key>());
   const char* items = W::has_values ? "pairs" : "keys";
   std::string values;
   if constexpr (W::has_values)
@@ -172,7 +178,20 @@ int sort_host_keys(typename W::key_type* h_keys, std::size_t n, const std::strin
              o.out_of_place ? fmt::format("out of place (output {} poisoned 0xA5 before each run)",
                                           W::has_values ? "keys and values" : "buffer")
                             : std::string("in place"));
-  fmt::print("plan: {}\n", plan_line(plan, tuning));
+  const sort_tuning tuned = tuned_sort<Key>();
+  if (tuned.ablation) {
+    fmt::print("plan (WARPSORT_DESIGN, one of the ablation's designs): {}\n",
+               n == 0 ? std::string("nothing to sort (n = 0)")
+                      : pairwise_line(ablation::make_plan(n, ablation::sized_for(tuned.design, n))));
+  } else {
+    fmt::print("plan{}: {}\n", W::has_values ? " (of the keys; pairs sort as wider items)" : "",
+               plan_line(plan));
+    std::string chosen = plan.describe();  // a line a choice, indented under the heading
+    for (std::size_t at = chosen.find('\n'); at != std::string::npos && at + 1 < chosen.size();
+         at = chosen.find('\n', at + 3))
+      chosen.replace(at, 1, "\n  ");
+    fmt::print("plan_for chose:\n  {}", chosen);
+  }
   fmt::print("device: {}: needs at most {} (estimate), {} free\n", dev.device_name,
              format_gib(dev.needed_bytes), format_gib(dev.free_bytes));
   std::fflush(stdout);

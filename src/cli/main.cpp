@@ -86,7 +86,8 @@ void add_bench_options(CLI::App& bench, bench_arguments& a) {
                        " (cub_merge_stable_pairs and cub_radix_pairs always run)")
       ->capture_default_str();
   bench.add_option("--variants", a.variants,
-                   "warpsort's policy presets, comma list, each timed as algorithm warpsort@NAME "
+                   "the ablation's presets (v5: the library's default policy), comma list, each timed as "
+                   "algorithm warpsort@NAME "
                    "beside --algos (keys only): " + cli::join(cli::preset_names()));
   bench.add_option("--values", a.values,
                    "none (keys only), or uint32 / uint64: sort (key, value) pairs whose values are "

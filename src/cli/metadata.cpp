@@ -70,6 +70,12 @@ nlohmann::json policy_json(const policy& p) {
   return j;
 }
 
+nlohmann::json design_json(const ablation::design& d) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const design_field& f : design_fields) j[f.name] = d.*(f.member);
+  return j;
+}
+
 std::string command_line(const std::vector<std::string>& args) {
   std::string out;
   for (const std::string& a : args) {
@@ -130,10 +136,13 @@ nlohmann::json run_metadata(const std::string& command, std::uint64_t seed) {
       if (d.index == current) gpu = device_json(d);
   }
   nlohmann::json policies = nlohmann::json::object();
+  nlohmann::json designs = nullptr;  // WARPSORT_DESIGN's, which the warpsort runs then take
   for (data::key_type t : supported_key_types())
     with_key_type(t, [&](auto tag) {
       using Key = typename decltype(tag)::type;
       policies[data::key_type_name(t)] = policy_json(tuned_policy<Key>());
+      const sort_tuning tuned = tuned_sort<Key>();
+      if (tuned.ablation) designs[data::key_type_name(t)] = design_json(tuned.design);
     });
   return {{"gpu", gpu},
           {"gpu_unavailable", inv.unavailable.empty() ? nlohmann::json(nullptr) : nlohmann::json(inv.unavailable)},
@@ -151,7 +160,8 @@ nlohmann::json run_metadata(const std::string& command, std::uint64_t seed) {
           {"host", host_name()},
           {"cpu_model", cpu_model()},
           {"cpu_threads", cpu_threads()},
-          {"policy", policies}};
+          {"policy", policies},
+          {"design", designs}};
 }
 
 }  // namespace warpsort::cli

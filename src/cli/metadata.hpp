@@ -1,6 +1,7 @@
 // Run metadata: the machine, the device, the build and the command, for results files and `info`.
 #pragma once
 
+#include <warpsort/ablation.cuh>
 #include <warpsort/policy.hpp>
 
 #include <nlohmann/json.hpp>
@@ -33,6 +34,7 @@ device_inventory query_devices();
 
 nlohmann::json device_json(const device_description& d);
 nlohmann::json policy_json(const policy& p);
+nlohmann::json design_json(const ablation::design& d);
 
 /// Shell-style quoting of argv (what a user could paste back into a shell).
 std::string command_line(const std::vector<std::string>& args);
@@ -45,7 +47,8 @@ unsigned cpu_threads();
 
 /// Everything a results file records about the run: GPU (the current device) or why there is
 /// none, driver/runtime/CCCL versions, git commit, command line, seed, UTC date, host, CPU,
-/// and the policy of every supported key type.
+/// the policy of every supported key type, and, where WARPSORT_DESIGN makes the warpsort runs
+/// one of the ablation's designs, that design (else null).
 nlohmann::json run_metadata(const std::string& command, std::uint64_t seed);
 
 }  // namespace warpsort::cli

@@ -167,7 +167,7 @@ nlohmann::json method_description(int warmup, int reps, int cpu_reps, bool e2e, 
         {"warpsort_steps",
          "warpsort's headline time comes from runs without stage timing (no extra "
          "synchronization); step1_ms..step4_ms are medians from a separate set of timed runs with "
-         "stage_times (events between the four steps: sort_chunks, merge_pairs, split, "
+         "stage_times (events between the four steps: sort_chunks, merge_sequences, split, "
          "merge_groups)."},
         {"validation",
          "One stable reference per (type, distribution, n): cub::DeviceMergeSort::StableSortPairs "
@@ -214,7 +214,7 @@ nlohmann::json method_description(int warmup, int reps, int cpu_reps, bool e2e, 
       {"warpsort_steps",
        "warpsort's headline time comes from runs without stage timing (no extra synchronization); "
        "step1_ms..step4_ms are medians from a separate set of timed runs with stage_times "
-       "(events between the four steps: sort_chunks, merge_pairs, split, merge_groups)."},
+       "(events between the four steps: sort_chunks, merge_sequences, split, merge_groups)."},
       {"validation",
        "Every run's output (warm-up and timed, every algorithm) is compared position by position "
        "with thrust::sort and cub::DeviceRadixSort of the same input (computed once per input and "
@@ -317,7 +317,7 @@ void print_summary(std::FILE* out, const std::vector<result_row>& rows,
     if (ws && (ws->step1_ms || ws->footprint_bytes_per_key)) {
       std::string line = "  warpsort";
       if (ws->step1_ms)
-        line += fmt::format(" steps (ms): 1 sort_chunks {:.4f} | 2 merge_pairs {:.4f} | "
+        line += fmt::format(" steps (ms): 1 sort_chunks {:.4f} | 2 merge_sequences {:.4f} | "
                             "3 split {:.4f} | 4 merge_groups {:.4f}",
                             *ws->step1_ms, ws->step2_ms.value_or(0), ws->step3_ms.value_or(0),
                             ws->step4_ms.value_or(0));

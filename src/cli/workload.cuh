@@ -76,19 +76,27 @@ struct workload {
   }
 
   /// warpsort's temporary bytes for n items (the size query of sort_keys or sort_pairs).
-  static std::size_t temp_bytes(std::size_t n, const policy* tuning = nullptr) {
+  static std::size_t temp_bytes(std::size_t n, const sort_tuning* tuning = nullptr) {
     std::size_t bytes = 0;
     sort(nullptr, bytes, buffers(), buffers(), n, 0, nullptr, tuning);
     return bytes;
   }
 
-  /// warpsort from `in` into `out` (the same buffers: in place), with `tuning` (a preset) or
-  /// else the tuned policy. d_temp == nullptr: only sets temp_bytes.
+  /// warpsort from `in` into `out` (the same buffers: in place), with `tuning` (a preset: the
+  /// library's default policy or one of the ablation's designs, keys only) or else tuned_sort.
+  /// d_temp == nullptr: only sets temp_bytes.
   static void sort(void* d_temp, std::size_t& temp_bytes, const buffers& in, const buffers& out,
                    std::size_t n, cudaStream_t s, stage_times* times = nullptr,
-                   const policy* tuning = nullptr) {
-    const policy p = tuning ? *tuning : tuned_policy<Key>();
-    if constexpr (has_values)
+                   const sort_tuning* tuning = nullptr) {
+    const sort_tuning& t = tuning ? *tuning : tuned_sort<Key>();
+    const policy& p = t.library;
+    if (t.ablation) {
+      if constexpr (has_values)
+        throw input_error("the ablation's designs sort keys only (no --values)");
+      else
+        ablation::sort_keys<Key, Comp>(d_temp, temp_bytes, in.keys.get(), out.keys.get(), n,
+                                       Comp{}, s, t.design, times);
+    } else if constexpr (has_values)
       sort_pairs<Key, value_t, Comp>(d_temp, temp_bytes, in.keys.get(), out.keys.get(),
                                         in.values.get(), out.values.get(), n, Comp{}, s, p, times);
     else

@@ -18,7 +18,7 @@ namespace {
 /// caller settles it before the next call).
 void check_queued(ncclResult_t code, const char* expr, const char* file, int line) {
   if (code != ncclSuccess && code != ncclInProgress)
-    detail::throw_nccl_error(code, expr, file, line);
+    throw_nccl_error(code, expr, file, line);
 }
 #define WARPSORT_NCCL_QUEUE(expr) check_queued((expr), #expr, __FILE__, __LINE__)
 
@@ -64,7 +64,7 @@ bool nccl_transport::idle() {
   ncclResult_t state = ncclSuccess;
   WARPSORT_NCCL_CHECK(ncclCommGetAsyncError(comm_, &state));
   if (state != ncclSuccess && state != ncclInProgress)
-    detail::throw_nccl_error(state, "ncclCommGetAsyncError", __FILE__, __LINE__);
+    throw_nccl_error(state, "ncclCommGetAsyncError", __FILE__, __LINE__);
   return state == ncclSuccess;
 }
 
@@ -141,7 +141,7 @@ void checked_all_to_all(transport& t, const void* send,
   WARPSORT_CUDA_CHECK(cudaMallocAsync(&block, row * (P + 1), stream));
   std::vector<std::uint64_t> all(2 * P * P);
   try {
-    detail::gather_to_host(t, mine.data(), all.data(), row, block, stream, phase);
+    gather_to_host(t, mine.data(), all.data(), row, block, stream, phase);
   } catch (...) {
     cudaFreeAsync(block, stream);
     throw;
@@ -180,6 +180,13 @@ std::size_t required_capacity(std::size_t total, int ranks, int rank, const opti
     bound = std::max(bound, detail::bucket_bound(share, stride, sequences));
   }
   return bound < total ? bound : total;
+}
+
+std::size_t balanced_start(int rank, int ranks, std::size_t total) {
+  if (ranks < 1 || rank < 0 || rank > ranks)
+    throw input_error("warpsort::distributed::balanced_start: rank " + std::to_string(rank) +
+                      " of " + std::to_string(ranks));
+  return detail::balanced_prefix(rank, ranks, total);
 }
 
 namespace detail {

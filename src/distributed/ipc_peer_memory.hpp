@@ -11,7 +11,7 @@
 #include "host_mailbox.hpp"
 
 #include <warpsort/detail/distributed/peer_memory.hpp>
-#include <warpsort/detail/distributed/transport.hpp>
+#include <warpsort/transport.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -1,6 +1,8 @@
-// The plan of a sort: every size and count of the four steps, from n and the policy alone.
+// The plan of a sort: every size and count of its steps, from n and the tuning alone; and
+// plan_for, the step that fits the caller's policy to n.
 #include <warpsort/detail/stages/index_math.hpp>
 
+#include <warpsort/ablation.cuh>
 #include <warpsort/warpsort.cuh>
 
 #include <algorithm>
@@ -11,56 +13,68 @@ namespace warpsort {
 using stages::ceil_div;
 
 namespace {
+
+[[noreturn]] void fail(const std::string& what) { throw input_error("warpsort policy: " + what); }
+
+bool pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
+
 void check_policy(const policy& p) {
-  auto fail = [](const std::string& what) { throw input_error("warpsort policy: " + what); };
-  if (p.block_threads < policy::warp_threads || p.block_threads % policy::warp_threads != 0 ||
-      p.block_threads > 1024)
-    fail("block_threads must be a multiple of 32 in [32, 1024]");
-  if (p.group_block_threads < policy::warp_threads ||
-      p.group_block_threads % policy::warp_threads != 0 || p.group_block_threads > 1024)
-    fail("group_block_threads must be a multiple of 32 in [32, 1024]");
-  const auto pow2 = [](int x) { return x > 0 && (x & (x - 1)) == 0; };
-  const bool paper_chunks = p.variant == 4 && p.block_sort_keys == policy::chunk_keys;
-  if (!paper_chunks && (!pow2(p.block_sort_keys) || p.block_sort_keys < policy::merge_tile_keys))
-    fail("block_sort_keys must be a power of two, at least 256 (or 128 with variant 4: the "
-         "paper's chunks)");
-  if (p.variant == 4 && (!pow2(p.merge_block_keys) || p.merge_block_keys < policy::merge_tile_keys ||
-                         p.merge_block_keys > 2 * p.block_sort_keys))
-    fail("merge_block_keys must be a power of two in [256, 2 block_sort_keys]");
-  if (p.max_sequences < 2) fail("max_sequences (L) must be at least 2");
-  if (p.oversampling < 1) fail("oversampling (K) must be at least 1");
+  if (!pow2(p.block_sort_keys) || p.block_sort_keys < 1024)
+    fail("block_sort_keys must be a power of two, at least 1024 (a warp's run)");
+  if (p.max_sequences != 0 && (p.max_sequences < 2 || p.max_sequences > 64))
+    fail("max_sequences must be 0 (chosen by size) or in [2, 64] (a round's groups merge on chip)");
+  if (p.oversampling < 0) fail("oversampling (K) must be 0 (chosen by size) or at least 1");
   if (p.max_ranked_samples < 0) fail("max_ranked_samples must be at least 0");
-  if (p.warp_split_max_blocks < 0) fail("warp_split_max_blocks must be at least 0");
-  if (p.few_blocks < 0) fail("few_blocks must be at least 0");
-  if (p.few_blocks_threads < policy::warp_threads ||
-      p.few_blocks_threads % policy::warp_threads != 0 || p.few_blocks_threads > 1024)
+  if (p.group_capacity < oversampling_of(p) + max_sequences_of(p))
+    fail("group_capacity must be at least oversampling + max_sequences (a sample stride >= 1)");
+  if (p.pairwise_below_blocks < 0 || p.small_oversampling_blocks < 0)
+    fail("pairwise_below_blocks and small_oversampling_blocks must be at least 0");
+  if (p.small_oversampling < 1) fail("small_oversampling must be at least 1");
+  if (p.one_round_blocks < 0 || p.one_round_blocks > 64)
+    fail("one_round_blocks must be in [0, 64] (it sets max_sequences for small inputs)");
+}
+
+void check_design(const ablation::design& d) {
+  if (d.block_threads < policy::warp_threads || d.block_threads % policy::warp_threads != 0 ||
+      d.block_threads > 1024)
+    fail("block_threads must be a multiple of 32 in [32, 1024]");
+  if (d.group_block_threads < policy::warp_threads ||
+      d.group_block_threads % policy::warp_threads != 0 || d.group_block_threads > 1024)
+    fail("group_block_threads must be a multiple of 32 in [32, 1024]");
+  if (d.block_sort_keys != policy::chunk_keys &&
+      (!pow2(d.block_sort_keys) || d.block_sort_keys < policy::merge_tile_keys))
+    fail("block_sort_keys must be a power of two, at least 256 (or 128: the paper's chunks)");
+  if (!pow2(d.merge_block_keys) || d.merge_block_keys < policy::merge_tile_keys ||
+      d.merge_block_keys > 2 * d.block_sort_keys)
+    fail("merge_block_keys must be a power of two in [256, 2 block_sort_keys]");
+  if (d.max_sequences < 2) fail("max_sequences (L) must be at least 2");
+  if (d.oversampling < 1) fail("oversampling (K) must be at least 1");
+  if (d.max_ranked_samples < 0) fail("max_ranked_samples must be at least 0");
+  if (d.warp_split_max_blocks < 0) fail("warp_split_max_blocks must be at least 0");
+  if (d.few_blocks < 0) fail("few_blocks must be at least 0");
+  if (d.few_blocks_threads < policy::warp_threads ||
+      d.few_blocks_threads % policy::warp_threads != 0 || d.few_blocks_threads > 1024)
     fail("few_blocks_threads must be a multiple of 32 in [32, 1024]");
-  if (p.small_input_blocks < 0) fail("small_input_blocks must be at least 0");
-  if (p.small_input_min_keys < policy::merge_tile_keys)
+  if (d.small_input_blocks < 0) fail("small_input_blocks must be at least 0");
+  if (d.small_input_min_keys < policy::merge_tile_keys)
     fail("small_input_min_keys must be at least 256");
   // (the paper's step 4 through memory, groups_on_chip = 0, holds no group on chip: S sets s)
-  if (p.groups_on_chip && p.group_capacity < p.oversampling + p.max_sequences)
+  if (d.groups_on_chip && d.group_capacity < d.oversampling + d.max_sequences)
     fail("group_capacity must be at least oversampling + max_sequences (a sample stride >= 1)");
-  if (p.variant != 4 && p.variant != 5) fail("variant must be 4 or 5");
   const auto flag = [](int x) { return x == 0 || x == 1; };
-  if (!flag(p.buffer_merge_pairs) || !flag(p.splitter_positions) || !flag(p.groups_on_chip))
+  if (!flag(d.buffer_merge_pairs) || !flag(d.splitter_positions) || !flag(d.groups_on_chip))
     fail("buffer_merge_pairs, splitter_positions and groups_on_chip must be 0 or 1");
-  if (p.merge_buffer_keys != 64 && p.merge_buffer_keys != 128 && p.merge_buffer_keys != 256)
+  if (d.merge_buffer_keys != 64 && d.merge_buffer_keys != 128 && d.merge_buffer_keys != 256)
     fail("merge_buffer_keys (t) must be 64, 128 or 256");
-  if (p.groups_on_chip == 1 && p.splitter_positions == 0)
+  if (d.groups_on_chip == 1 && d.splitter_positions == 0)
     fail("groups_on_chip = 1 needs splitter_positions = 1: key-only splitters do not bound a "
          "group (all equal keys land in one)");
-  if (p.split_groups < 1) fail("split_groups (S) must be at least 1");
-  if (p.variant == 5 && (p.buffer_merge_pairs != 0 || p.splitter_positions != 1 ||
-                         p.groups_on_chip != 1))
-    fail("buffer_merge_pairs, splitter_positions = 0 and groups_on_chip = 0 are version 4's "
-         "(variant = 4) switches");
-  if (p.variant == 5) {
-    if (p.block_sort_keys < 1024) fail("block_sort_keys must be at least 1024 (a warp's run)");
-    if (p.max_sequences > 64) fail("max_sequences must be at most 64 (version 5's groups merge on chip)");
-    if (p.one_round_blocks < 0 || p.one_round_blocks > 64)
-      fail("one_round_blocks must be in [0, 64] (it sets max_sequences for small inputs)");
-  }
+  if (d.split_groups < 1) fail("split_groups (S) must be at least 1");
+}
+
+/// Keys in `blocks` blocks of the policy's step 1.
+std::size_t keys_in_blocks(const policy& p, int blocks) {
+  return static_cast<std::size_t>(blocks) * static_cast<std::size_t>(p.block_sort_keys);
 }
 
 }  // namespace
@@ -68,7 +82,7 @@ void check_policy(const policy& p) {
 merge_round plan_round(std::size_t n, std::size_t seq_keys, std::size_t set_sequences,
                        const policy& p) {
   merge_round m;
-  const std::size_t K = static_cast<std::size_t>(p.oversampling);
+  const std::size_t K = static_cast<std::size_t>(oversampling_of(p));
   const std::size_t sequences = ceil_div(n, seq_keys);
   m.sequence_keys = seq_keys;
   m.sequences = sequences;
@@ -92,7 +106,7 @@ merge_round plan_round(std::size_t n, std::size_t seq_keys, std::size_t set_sequ
   return m;
 }
 
-/// Version 5's rounds: the bits of the number of step 1's sequences, less the `left_bits` left
+/// The rounds: the bits of the number of step 1's sequences, less the `left_bits` left
 /// unmerged, spread as evenly as they go over as few rounds as keep every set at most
 /// max_sequences sequences.
 static void plan_rounds(sort_plan& plan, const policy& p, int left_bits) {
@@ -101,9 +115,9 @@ static void plan_rounds(sort_plan& plan, const policy& p, int left_bits) {
   const int all_bits = stages::ceil_log2(sequences);
   const int bits = all_bits > left_bits ? all_bits - left_bits : 0;
   int per_round = 0;
-  while ((2 << per_round) <= p.max_sequences) ++per_round;  // floor(log2 max_sequences)
+  while ((2 << per_round) <= max_sequences_of(p)) ++per_round;  // floor(log2 max_sequences)
   const int rounds = bits == 0 ? 0 : (bits + per_round - 1) / per_round;
-  if (rounds > sort_plan::max_rounds) throw input_error("warpsort policy: max_sequences too small for n");
+  if (rounds > sort_plan::max_rounds) fail("max_sequences too small for n");
   std::size_t seq_keys = static_cast<std::size_t>(p.block_sort_keys);
   for (int r = 0; r < rounds; ++r) {
     const int set_bits = bits / rounds + (r < bits % rounds ? 1 : 0);
@@ -119,33 +133,95 @@ sort_plan make_plan(std::size_t n, const policy& p, std::size_t sequences_left) 
   plan.n = n;
   if (n == 0) return plan;
   plan.chunks = ceil_div(n, policy::chunk_keys);
-  if (p.variant >= 5) {
-    int left_bits = 0;
-    while ((std::size_t{2} << left_bits) <= sequences_left) ++left_bits;  // floor(log2)
-    plan_rounds(plan, p, left_bits);
-    return plan;
+  int left_bits = 0;
+  while ((std::size_t{2} << left_bits) <= sequences_left) ++left_bits;  // floor(log2)
+  plan_rounds(plan, p, left_bits);
+  return plan;
+}
+
+sized_plan plan_for(std::size_t n, std::size_t key_bytes, const policy& p) {
+  check_policy(p);
+  sized_plan s;
+  s.n = n;
+  s.key_bytes = key_bytes;
+  s.tuning = p;
+  if (n < keys_in_blocks(p, p.pairwise_below_blocks)) {
+    s.pairwise = true;
+    return s;
   }
-  plan.sequence_keys = static_cast<std::size_t>(p.block_sort_keys);
+  if (p.oversampling == 0) {
+    s.chose_oversampling = true;
+    s.tuning.oversampling = n < keys_in_blocks(p, p.small_oversampling_blocks)
+                                ? p.small_oversampling
+                                : oversampling_of(p);
+  }
+  if (p.max_sequences == 0) {
+    s.chose_max_sequences = true;
+    const bool one_round = n <= keys_in_blocks(p, p.one_round_blocks);
+    s.tuning.max_sequences = std::max(max_sequences_of(p), one_round ? p.one_round_blocks : 0);
+  }
+  s.plan = make_plan(n, s.tuning);
+  return s;
+}
+
+std::string sized_plan::describe() const {
+  const std::string blocks = " blocks of block_sort_keys = " + std::to_string(tuning.block_sort_keys);
+  if (pairwise)
+    return "path: pairwise merges (version 4, ablation::v4_for(" + std::to_string(key_bytes) +
+           ") sized for n): n = " + std::to_string(n) + " < pairwise_below_blocks = " +
+           std::to_string(tuning.pairwise_below_blocks) + blocks + "\n";
+  std::string out = "path: " + std::to_string(plan.round_count) + " round(s) of steps 3 and 4 (" +
+                    std::to_string(1 + plan.round_count) + " passes over the keys)\n";
+  const bool small = n < keys_in_blocks(tuning, tuning.small_oversampling_blocks);
+  if (chose_oversampling)
+    out += "oversampling = " + std::to_string(tuning.oversampling) + (small ? ": n < " : ": n >= ") +
+           "small_oversampling_blocks = " + std::to_string(tuning.small_oversampling_blocks) +
+           blocks + "\n";
+  else
+    out += "oversampling = " + std::to_string(tuning.oversampling) + ": the policy's\n";
+  if (chose_max_sequences)
+    out += "max_sequences = " + std::to_string(tuning.max_sequences) +
+           (n <= keys_in_blocks(tuning, tuning.one_round_blocks)
+                ? ": one round, n <= one_round_blocks = " +
+                      std::to_string(tuning.one_round_blocks) + blocks
+                : ": n > one_round_blocks = " + std::to_string(tuning.one_round_blocks) + blocks) +
+           "\n";
+  else
+    out += "max_sequences = " + std::to_string(tuning.max_sequences) + ": the policy's\n";
+  return out;
+}
+
+namespace ablation {
+
+pairwise_plan make_plan(std::size_t n, const design& d) {
+  check_design(d);
+  pairwise_plan plan;
+  plan.n = n;
+  if (n == 0) return plan;
+  plan.chunks = ceil_div(n, policy::chunk_keys);
+  plan.sequence_keys = static_cast<std::size_t>(d.block_sort_keys);
   plan.sequences = ceil_div(n, plan.sequence_keys);
-  while (plan.sequences > static_cast<std::size_t>(p.max_sequences)) {
+  while (plan.sequences > static_cast<std::size_t>(d.max_sequences)) {
     plan.sequence_keys *= 2;
     plan.sequences = ceil_div(n, plan.sequence_keys);
     ++plan.pairwise_rounds;
   }
   if (!plan.has_groups()) return plan;
-  const std::size_t K = static_cast<std::size_t>(p.oversampling);
+  const std::size_t K = static_cast<std::size_t>(d.oversampling);
   const std::size_t L = plan.sequences;
   // the paper's step 4 (through memory) takes groups of any size: S groups, whatever the keys
   plan.sample_stride =
-      p.groups_on_chip ? static_cast<std::size_t>(p.group_capacity) / (K + L)
-                       : stages::stride_for_groups(n, static_cast<std::size_t>(p.split_groups), K);
-  plan.group_rounds = p.groups_on_chip ? 1 : stages::ceil_log2(L);
+      d.groups_on_chip ? static_cast<std::size_t>(d.group_capacity) / (K + L)
+                       : stages::stride_for_groups(n, static_cast<std::size_t>(d.split_groups), K);
+  plan.group_rounds = d.groups_on_chip ? 1 : stages::ceil_log2(L);
   const std::size_t last_keys = n - (L - 1) * plan.sequence_keys;
   plan.samples = (L - 1) * stages::samples_in(plan.sequence_keys, plan.sample_stride) +
                  stages::samples_in(last_keys, plan.sample_stride);
   plan.groups = plan.samples > K ? ceil_div(plan.samples, K) : 1;
-  plan.group_bound = p.groups_on_chip ? (K + L) * plan.sample_stride : n;
+  plan.group_bound = d.groups_on_chip ? (K + L) * plan.sample_stride : n;
   return plan;
 }
+
+}  // namespace ablation
 
 }  // namespace warpsort

@@ -16,7 +16,7 @@ TEST(Metadata, EveryFieldPresentWithOrWithoutAGpu) {
   for (const char* key : {"gpu", "gpu_unavailable", "gpu_count", "driver_version",
                           "cuda_runtime_version", "cuda_headers_version", "cccl_version",
                           "cuda_architectures", "build_type", "git_commit", "command_line", "seed",
-                          "date_utc", "host", "cpu_model", "cpu_threads", "policy"})
+                          "date_utc", "host", "cpu_model", "cpu_threads", "policy", "design"})
     EXPECT_TRUE(m.contains(key)) << key;
   EXPECT_EQ(m["command_line"], "warpsort bench --reps 2");
   EXPECT_EQ(m["seed"], 7);
@@ -29,9 +29,10 @@ TEST(Metadata, EveryFieldPresentWithOrWithoutAGpu) {
       EXPECT_TRUE(m["gpu"].contains(key)) << key;
   }
   const nlohmann::json& p = m["policy"]["uint32"];
-  for (const char* key : {"chunk_keys", "merge_tile_keys", "block_threads", "block_sort_keys",
-                          "merge_block_keys", "max_sequences", "oversampling", "max_ranked_samples",
-                          "group_capacity", "group_block_threads"})
+  for (const char* key : {"chunk_keys", "merge_tile_keys", "block_sort_keys", "max_sequences",
+                          "oversampling", "max_ranked_samples", "group_capacity",
+                          "pairwise_below_blocks", "small_oversampling_blocks",
+                          "small_oversampling", "one_round_blocks"})
     EXPECT_TRUE(p.contains(key)) << key;
   EXPECT_EQ(p["group_capacity"], warpsort::default_policy<std::uint32_t>().group_capacity);
 }

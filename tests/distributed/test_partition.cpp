@@ -5,7 +5,7 @@
 // checks that keep the ranks from waiting forever: the agreement of an exchange's two sides,
 // and the deadline's arithmetic.
 #include <warpsort/detail/distributed/partition.hpp>
-#include <warpsort/detail/distributed/transport.hpp>
+#include <warpsort/transport.hpp>
 #include <warpsort/detail/stages/index_math.hpp>
 
 #include <gtest/gtest.h>

@@ -5,7 +5,7 @@
 // at a collective past it aborts the group and throws timeout_error.
 #pragma once
 
-#include <warpsort/detail/distributed/transport.hpp>
+#include <warpsort/transport.hpp>
 #include <warpsort/error.hpp>
 
 #include <chrono>

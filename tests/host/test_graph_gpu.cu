@@ -74,8 +74,8 @@ class captured_graph {
   cudaGraphExec_t exec_ = nullptr;
 };
 
-/// Sizes whose plans differ (sized_for: version 4 below a few blocks; version 5 in one round
-/// and in several).
+/// Sizes whose plans differ (plan_for: the pairwise path below a few blocks; one round of steps 3
+/// and 4, and several).
 std::vector<std::size_t> graph_sizes() { return capped({1000, 100003, (std::size_t{1} << 21) + 5}); }
 
 template <class Key>

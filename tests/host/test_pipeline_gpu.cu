@@ -3,6 +3,7 @@
 #include "common/stream_gate.cuh"
 #include "common/test_inputs.hpp"
 
+#include <warpsort/ablation.cuh>
 #include <warpsort/validate.cuh>
 #include <warpsort/warpsort.cuh>
 
@@ -16,34 +17,48 @@ namespace {
 using Key = std::uint32_t;
 using namespace warpsort::testing;
 
+/// The library's sort with a policy, or the ablation's with a design.
 template <class Comp>
-void sort_and_validate(const std::vector<Key>& input, const warpsort::policy& p, Comp comp,
+void sort_with(void* temp, std::size_t& bytes, const Key* in, Key* out, std::size_t n, Comp comp,
+               const warpsort::policy& p, warpsort::stage_times* times = nullptr) {
+  warpsort::sort_keys<Key, Comp>(temp, bytes, in, out, n, comp, 0, p, times);
+}
+template <class Comp>
+void sort_with(void* temp, std::size_t& bytes, const Key* in, Key* out, std::size_t n, Comp comp,
+               const warpsort::ablation::design& d, warpsort::stage_times* times = nullptr) {
+  warpsort::ablation::sort_keys<Key, Comp>(temp, bytes, in, out, n, comp, 0, d, times);
+}
+
+template <class Comp, class Tuning>
+void sort_and_validate(const std::vector<Key>& input, const Tuning& p, Comp comp,
                        bool in_place, const std::string& what) {
   const std::size_t n = input.size();
   auto in = to_device(input);
   auto out = in_place ? to_device(input) : poisoned<Key>(n);
   std::size_t temp_bytes = 0;
-  warpsort::sort_keys<Key, Comp>(nullptr, temp_bytes, in.get(), out.get(), n, comp, 0, p);
+  sort_with(nullptr, temp_bytes, in.get(), out.get(), n, comp, p);
   auto temp = poisoned<unsigned char>(temp_bytes);
   // timed: the events between the steps must not change the result (StepTimesFollowThePlan
   // checks the times themselves)
   warpsort::stage_times times;
-  warpsort::sort_keys<Key, Comp>(temp.get(), temp_bytes, in_place ? out.get() : in.get(),
-                                 out.get(), n, comp, 0, p, &times);
+  sort_with(temp.get(), temp_bytes, in_place ? out.get() : in.get(), out.get(), n, comp, p,
+            &times);
   const auto report = warpsort::validate_against_references(in.get(), out.get(), n, comp);
   ASSERT_TRUE(report.ok) << what << ": " << report.message();
 }
 
-/// Which of the four steps launch work for a plan (pipeline_impl.cuh's sort_by_four_steps):
-/// step 1 whenever n > 0; version 4: step 2 for each pairwise round, steps 3 and 4 when the
-/// plan has groups; version 5: steps 3 and 4 are the last round's, step 2 every earlier round.
+/// Which of the four steps launch work for a plan: step 1 whenever n > 0; the rounds: steps 3
+/// and 4 are the last round's, step 2 every earlier round; version 4's pairwise path
+/// (pairwise_impl.cuh): step 2 for each pairwise round, steps 3 and 4 when the plan has groups.
 struct steps_run {
   bool step[4];
 };
-steps_run steps_of(const warpsort::sort_plan& plan, const warpsort::policy& tuning) {
+steps_run steps_of(const warpsort::sort_plan& plan) {
   if (plan.n == 0) return {{false, false, false, false}};
-  if (tuning.variant >= 5)
-    return {{true, plan.round_count > 1, plan.round_count > 0, plan.round_count > 0}};
+  return {{true, plan.round_count > 1, plan.round_count > 0, plan.round_count > 0}};
+}
+steps_run steps_of(const warpsort::ablation::pairwise_plan& plan) {
+  if (plan.n == 0) return {{false, false, false, false}};
   return {{true, plan.pairwise_rounds > 0, plan.has_groups(), plan.has_groups()}};
 }
 
@@ -88,7 +103,7 @@ TEST(Pipeline, Version4MatchesBothReferences) {
   WARPSORT_REQUIRE_GPU();
   for (std::size_t n : pipeline_sizes())
     for (const auto& dist : test_distributions())
-      sort_and_validate(make_keys(dist, n, 1), warpsort::v4_policy<Key>(), warpsort::less<Key>{},
+      sort_and_validate(make_keys(dist, n, 1), warpsort::ablation::v4_for(4), warpsort::less<Key>{},
                         false, "v4 " + dist + " n=" + std::to_string(n));
 }
 
@@ -110,11 +125,11 @@ TEST(Pipeline, Descending) {
 
 // Other tunings must sort just as well: small k (more rounds), odd k, small on-chip blocks and
 // groups, large ones, either way of ordering step 3's sample, small oversampling; version 5 at
-// every size (v4_below_blocks = 0).
+// every size (pairwise_below_blocks = 0).
 TEST(Pipeline, PolicyVariationsV5) {
   WARPSORT_REQUIRE_GPU();
   warpsort::policy v5 = warpsort::default_policy<Key>();
-  v5.v4_below_blocks = 0;
+  v5.pairwise_below_blocks = 0;
   std::vector<warpsort::policy> policies(6, v5);
   policies[0].max_sequences = 2;  // many rounds
   policies[0].max_ranked_samples = 0;  // step 3 always sorts the samples
@@ -161,7 +176,7 @@ TEST(Pipeline, PolicyWhoseBlocksCannotLaunchIsRefused) {
 
 TEST(Pipeline, PolicyVariations) {
   WARPSORT_REQUIRE_GPU();
-  std::vector<warpsort::policy> policies(7, warpsort::v4_policy<Key>());
+  std::vector<warpsort::ablation::design> policies(7, warpsort::ablation::v4_for(4));
   policies[0].max_sequences = 2;
   policies[0].max_ranked_samples = 0;  // step 3 always sorts the sample
   policies[1].max_sequences = 7;
@@ -198,21 +213,23 @@ TEST(Pipeline, StepTimesFollowThePlan) {
   WARPSORT_REQUIRE_GPU();
   struct sized_case {
     std::size_t n;
+    bool ablation;  // the ablation's sort with `design`, else the library's with `given`
     warpsort::policy given;
+    warpsort::ablation::design design;
   };
   const warpsort::policy v5 = warpsort::default_policy<Key>();
-  const warpsort::policy v4 = warpsort::v4_policy<Key>();
+  const warpsort::ablation::design v4 = warpsort::ablation::v4_for(sizeof(Key));
   std::vector<sized_case> cases;
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, std::size_t{10000},
                         std::size_t{65537}, std::size_t{1} << 17, std::size_t{1} << 19,
                         (std::size_t{1} << 19) + 1, std::size_t{1} << 21})
-    cases.push_back({n, v5});
-  for (std::size_t n : {std::size_t{1000}, std::size_t{1} << 20}) cases.push_back({n, v4});
-  warpsort::policy many_rounds = v5;  // version 5 at every size, k = 2: several rounds
-  many_rounds.v4_below_blocks = 0;
+    cases.push_back({n, false, v5, {}});
+  for (std::size_t n : {std::size_t{1000}, std::size_t{1} << 20}) cases.push_back({n, true, {}, v4});
+  warpsort::policy many_rounds = v5;  // the rounds at every size, k = 2: several rounds
+  many_rounds.pairwise_below_blocks = 0;
   many_rounds.max_sequences = 2;
   many_rounds.one_round_blocks = 0;
-  cases.push_back({std::size_t{1} << 16, many_rounds});
+  cases.push_back({std::size_t{1} << 16, false, many_rounds, {}});
 
   // every combination of steps a plan can run, reached by some size above
   std::vector<std::string> covered;
@@ -221,36 +238,42 @@ TEST(Pipeline, StepTimesFollowThePlan) {
   const float idle_step_ms = 2 * back_to_back_events_ms() + 0.001f;
   for (const auto& c : cases) {
     const std::size_t n = c.n;
-    const warpsort::policy tuning = warpsort::sized_for(c.given, n, sizeof(Key));
-    const warpsort::sort_plan plan = warpsort::make_plan(n, tuning);
-    const steps_run expected = steps_of(plan, tuning);
-    std::string kind = "v" + std::to_string(tuning.variant) + ":";
+    const warpsort::sized_plan sized = warpsort::plan_for(n, sizeof(Key), c.given);
+    const bool pairwise = c.ablation || sized.pairwise;
+    const warpsort::ablation::pairwise_plan pairs = warpsort::ablation::make_plan(
+        n, warpsort::ablation::sized_for(c.ablation ? c.design : v4, n));
+    const steps_run expected = pairwise ? steps_of(pairs) : steps_of(sized.plan);
+    std::string kind = pairwise ? "v4:" : "v5:";
     for (bool s : expected.step) kind += s ? "1" : "0";
     if (std::find(covered.begin(), covered.end(), kind) == covered.end()) covered.push_back(kind);
-    const std::string what = "n=" + std::to_string(n) + " variant " + std::to_string(tuning.variant) +
-                             " pairwise_rounds " + std::to_string(plan.pairwise_rounds) + " groups " +
-                             std::to_string(plan.groups) + " rounds " +
-                             std::to_string(plan.round_count) + " (steps run: " + kind + ")";
+    const std::string what = "n=" + std::to_string(n) + (c.ablation ? " ablation v4" : " library") +
+                             " pairwise_rounds " + std::to_string(pairs.pairwise_rounds) + " groups " +
+                             std::to_string(pairs.groups) + " rounds " +
+                             std::to_string(sized.plan.round_count) + " (steps run: " + kind + ")";
     SCOPED_TRACE(what);
+    const auto sort = [&](void* temp, std::size_t& bytes, const Key* from, Key* to,
+                          warpsort::stage_times* times) {
+      if (c.ablation)
+        sort_with(temp, bytes, from, to, n, warpsort::less<Key>{}, c.design, times);
+      else
+        sort_with(temp, bytes, from, to, n, warpsort::less<Key>{}, c.given, times);
+    };
 
     const auto input = make_keys("uniform", n, 7);
     auto in = to_device(input);
     auto out = poisoned<Key>(n);
     std::size_t temp_bytes = 0;
-    warpsort::sort_keys<Key>(nullptr, temp_bytes, in.get(), out.get(), n, warpsort::less<Key>{}, 0,
-                             c.given);
+    sort(nullptr, temp_bytes, in.get(), out.get(), nullptr);
     // at least one byte: a null d_temp would make the call a query of storage, not a sort
     auto temp = poisoned<unsigned char>(std::max<std::size_t>(temp_bytes, 1));
     // a first sort loads the kernels, so the timed one enqueues without pauses
-    warpsort::sort_keys<Key>(temp.get(), temp_bytes, in.get(), out.get(), n,
-                             warpsort::less<Key>{}, 0, c.given);
+    sort(temp.get(), temp_bytes, in.get(), out.get(), nullptr);
     WARPSORT_CUDA_CHECK(cudaDeviceSynchronize());
     // the device spins while the timed sort enqueues: its events then pass back to back
     spin_on_stream(0, 20.0f);
     warpsort::stage_times times;
     times.sort_chunks_ms = times.merge_sequences_ms = times.split_ms = times.merge_groups_ms = -1.0f;
-    warpsort::sort_keys<Key>(temp.get(), temp_bytes, in.get(), out.get(), n,
-                             warpsort::less<Key>{}, 0, c.given, &times);
+    sort(temp.get(), temp_bytes, in.get(), out.get(), &times);
     WARPSORT_CUDA_CHECK(cudaDeviceSynchronize());
     const auto report = warpsort::validate_against_references(in.get(), out.get(), n,
                                                               warpsort::less<Key>{});
@@ -268,7 +291,8 @@ TEST(Pipeline, StepTimesFollowThePlan) {
       EXPECT_GE(got[i], 0.0f) << names[i] << " was not recorded";
     }
   }
-  // v4: nothing (n = 0), step 1 alone, steps 1 3 4, all four; v5: one round, several rounds
+  // the pairwise path: nothing (n = 0), step 1 alone, steps 1 3 4, all four; the rounds: one
+  // round, several rounds
   for (const char* kind : {"v4:0000", "v4:1000", "v4:1011", "v4:1111", "v5:1011", "v5:1111"})
     EXPECT_NE(std::find(covered.begin(), covered.end(), kind), covered.end())
         << "no size above has a plan of kind " << kind << "; choose sizes that reach it";
@@ -290,14 +314,20 @@ TEST(Pipeline, StepTimesCoverTheWholeSort) {
   cudaEvent_t start, stop;
   WARPSORT_CUDA_CHECK(cudaEventCreate(&start));
   WARPSORT_CUDA_CHECK(cudaEventCreate(&stop));
-  for (const warpsort::policy& p : {warpsort::default_policy<Key>(), warpsort::v4_policy<Key>()}) {
-    SCOPED_TRACE("variant " + std::to_string(p.variant));
+  const warpsort::policy library = warpsort::default_policy<Key>();
+  const warpsort::ablation::design v4 = warpsort::ablation::v4_for(sizeof(Key));
+  for (const bool ablation : {false, true}) {
+    SCOPED_TRACE(ablation ? "the ablation's version 4" : "the library's sort");
+    const auto sort = [&](void* temp, std::size_t& bytes, warpsort::stage_times* times) {
+      if (ablation)
+        sort_with(temp, bytes, in.get(), out.get(), n, warpsort::less<Key>{}, v4, times);
+      else
+        sort_with(temp, bytes, in.get(), out.get(), n, warpsort::less<Key>{}, library, times);
+    };
     std::size_t temp_bytes = 0;
-    warpsort::sort_keys<Key>(nullptr, temp_bytes, in.get(), out.get(), n, warpsort::less<Key>{},
-                             0, p);
+    sort(nullptr, temp_bytes, nullptr);
     auto temp = poisoned<unsigned char>(temp_bytes);
-    warpsort::sort_keys<Key>(temp.get(), temp_bytes, in.get(), out.get(), n,
-                             warpsort::less<Key>{}, 0, p);  // loads the kernels
+    sort(temp.get(), temp_bytes, nullptr);  // loads the kernels
     WARPSORT_CUDA_CHECK(cudaDeviceSynchronize());
     // Another process on the GPU can run between the steps' kernels: its time is in the span
     // but in no step. CTest runs this binary alone (SERIAL), scripts/gpu_check_binaries.sh
@@ -308,8 +338,7 @@ TEST(Pipeline, StepTimesCoverTheWholeSort) {
       spin_on_stream(0, 20.0f);
       warpsort::stage_times times;
       WARPSORT_CUDA_CHECK(cudaEventRecord(start, 0));
-      warpsort::sort_keys<Key>(temp.get(), temp_bytes, in.get(), out.get(), n,
-                               warpsort::less<Key>{}, 0, p, &times);
+      sort(temp.get(), temp_bytes, &times);
       WARPSORT_CUDA_CHECK(cudaEventRecord(stop, 0));
       WARPSORT_CUDA_CHECK(cudaEventSynchronize(stop));
       float span_ms = 0;

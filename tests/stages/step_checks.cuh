@@ -7,7 +7,7 @@
 #include "common/test_inputs.hpp"
 
 #include <warpsort/detail/stages/index_math.hpp>
-#include <warpsort/detail/stages/stages.hpp>
+#include <warpsort/stages.hpp>
 #include <warpsort/order.cuh>
 #include <warpsort/warpsort.cuh>
 
@@ -87,17 +87,18 @@ policy small_v5() {
   return p;
 }
 template <class Word>
-policy small_v4() {
-  policy p = v4_policy<Word>();
+ablation::design small_v4() {
+  ablation::design p = ablation::v4_for(sizeof(Word));
   p.block_sort_keys = 256;
   p.merge_block_keys = 256;
   p.max_sequences = 5;
   return p;
 }
 
-/// Step 1 under `p`: every block of block_sort_keys sorted, out of place and in place.
-template <class Word, class Order>
-void check_step1(const std::vector<Word>& input, const policy& p, const std::string& label) {
+/// Step 1 under `p` (a policy or a design): every block of block_sort_keys sorted, out of place
+/// and in place.
+template <class Word, class Order, class Tuning>
+void check_step1(const std::vector<Word>& input, const Tuning& p, const std::string& label) {
   const std::size_t n = input.size();
   const auto want = sort_ranges<Word, Order>(input, static_cast<std::size_t>(p.block_sort_keys));
   auto in = to_device(input);
@@ -110,8 +111,9 @@ void check_step1(const std::vector<Word>& input, const policy& p, const std::str
 
 /// Version 4's steps 1 and 2: the sequences of plan.sequence_keys, each sorted.
 template <class Word, class Order>
-std::vector<Word> run_steps_1_2(const std::vector<Word>& input, const policy& p,
-                                const sort_plan& plan, detail::device_buffer<Word>& result) {
+std::vector<Word> run_steps_1_2(const std::vector<Word>& input, const ablation::design& p,
+                                const ablation::pairwise_plan& plan,
+                                detail::device_buffer<Word>& result) {
   const std::size_t n = input.size();
   auto in = to_device(input);
   auto a = poisoned<Word>(n), b = poisoned<Word>(n);
@@ -128,8 +130,9 @@ std::vector<Word> run_steps_1_2(const std::vector<Word>& input, const policy& p,
 }
 
 template <class Word, class Order>
-void check_step2(const std::vector<Word>& input, const policy& p, const std::string& label) {
-  const sort_plan plan = make_plan(input.size(), p);
+void check_step2(const std::vector<Word>& input, const ablation::design& p,
+                 const std::string& label) {
+  const ablation::pairwise_plan plan = ablation::make_plan(input.size(), p);
   detail::device_buffer<Word> seqs;
   const auto got = run_steps_1_2<Word, Order>(input, p, plan, seqs);
   ASSERT_TRUE(same_keys(got, sort_ranges<Word, Order>(input, plan.sequence_keys)))
@@ -202,7 +205,8 @@ void check_steps_3_4_v5(const std::vector<Word>& input, const policy& p, const s
   ASSERT_TRUE(same_keys(cuts[0], cuts[1])) << label << ": samples ranked on chip vs sorted";
   ASSERT_EQ(offsets[0].back(), n) << label;
   const ws::round_shape r = ws::shape_of(n, m, p);
-  const std::size_t bound = (static_cast<std::size_t>(p.oversampling) + m.set_sequences) * m.sample_stride;
+  const std::size_t bound =
+      (static_cast<std::size_t>(oversampling_of(p)) + m.set_sequences) * m.sample_stride;
   for (std::size_t set = 0; set < m.sets; ++set) {
     ASSERT_EQ(offsets[0][r.first_group(set)], r.set_begin(set)) << label << " set " << set;
     check_groups<Word, Order>(
@@ -216,9 +220,10 @@ void check_steps_3_4_v5(const std::vector<Word>& input, const policy& p, const s
 /// Version 4's steps 3 and 4 after steps 1 and 2: groups as check_groups says, and the whole
 /// input sorted.
 template <class Word, class Order>
-void check_steps_3_4_v4(const std::vector<Word>& input, const policy& p, const std::string& label) {
+void check_steps_3_4_v4(const std::vector<Word>& input, const ablation::design& p,
+                        const std::string& label) {
   const std::size_t n = input.size();
-  const sort_plan plan = make_plan(n, p);
+  const ablation::pairwise_plan plan = ablation::make_plan(n, p);
   if (!plan.has_groups()) return;
   detail::device_buffer<Word> seqs;
   const auto host_seqs = run_steps_1_2<Word, Order>(input, p, plan, seqs);
@@ -250,7 +255,7 @@ void check_every_step(MakeKeys keys, const std::string& name) {
   using steps = step_keys<Key, Comp>;
   using Word = typename steps::word;
   using Order = typename steps::order;
-  policy paper = paper_policy_for(sizeof(Word));
+  const ablation::design paper = ablation::paper_for(sizeof(Word));
   for (const auto& dist : distributions())
     for (std::size_t n : sizes()) {
       const std::vector<Word> input = steps::of(keys(dist, n, 977 * n + dist.size()));
@@ -259,7 +264,7 @@ void check_every_step(MakeKeys keys, const std::string& name) {
       check_step1<Word, Order>(input, small_v4<Word>(), label + " step 1 (version 4)");
       check_step1<Word, Order>(input, paper, label + " step 1 (the paper's 128-key chunks)");
       check_step2<Word, Order>(input, small_v4<Word>(), label + " step 2 (tiles)");
-      policy buffer = small_v4<Word>();
+      ablation::design buffer = small_v4<Word>();
       buffer.buffer_merge_pairs = 1;
       check_step2<Word, Order>(input, buffer, label + " step 2 (the paper's buffer merge)");
       check_steps_3_4_v5<Word, Order>(input, small_v5<Word>(), label + " version 5");

@@ -1,7 +1,7 @@
 // CPU tests of the steps' index math, against plain C++ models (these run in CI).
 #include <warpsort/detail/device_limits.hpp>
 #include <warpsort/detail/stages/index_math.hpp>
-#include <warpsort/detail/stages/stages.hpp>
+#include <warpsort/stages.hpp>
 
 #include <warpsort/key_types.hpp>
 #include <warpsort/policy.hpp>
@@ -327,20 +327,20 @@ TEST(IndexMath, SplittingModelIsBalancedAndOrdered) {
 // Small inputs run with smaller on-chip blocks (enough of them to spread over the SMs); large
 // ones with the policy as given. Blocks only ever shrink, never below the floor.
 TEST(Plan, SizedForSmallInputs) {
-  const warpsort::policy p = warpsort::v4_policy<std::uint32_t>();
-  const auto same = [](const warpsort::policy& a, const warpsort::policy& b) {
+  const warpsort::ablation::design p = warpsort::ablation::v4_for(4);
+  const auto same = [](const warpsort::ablation::design& a, const warpsort::ablation::design& b) {
     return a.block_sort_keys == b.block_sort_keys && a.merge_block_keys == b.merge_block_keys &&
            a.group_capacity == b.group_capacity;
   };
   const std::size_t big = static_cast<std::size_t>(p.small_input_blocks) * p.block_sort_keys;
-  EXPECT_TRUE(same(warpsort::sized_for(p, big, 4), p));
-  EXPECT_TRUE(same(warpsort::sized_for(p, std::size_t{1} << 30, 4), p));
-  const auto half = warpsort::sized_for(p, big - 1, 4);
+  EXPECT_TRUE(same(warpsort::ablation::sized_for(p, big), p));
+  EXPECT_TRUE(same(warpsort::ablation::sized_for(p, std::size_t{1} << 30), p));
+  const auto half = warpsort::ablation::sized_for(p, big - 1);
   EXPECT_EQ(half.block_sort_keys, p.block_sort_keys / 2);
   EXPECT_EQ(half.merge_block_keys, p.block_sort_keys / 2);
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, std::size_t{1} << 16,
                         std::size_t{100000}, std::size_t{1} << 20}) {
-    const auto s = warpsort::sized_for(p, n, 4);
+    const auto s = warpsort::ablation::sized_for(p, n);
     EXPECT_GE(s.block_sort_keys, p.small_input_min_keys) << n;
     EXPECT_GE(s.group_capacity, p.small_input_min_keys) << n;
     EXPECT_LE(s.block_sort_keys, p.block_sort_keys) << n;
@@ -350,116 +350,145 @@ TEST(Plan, SizedForSmallInputs) {
     EXPECT_TRUE(at_floor ||
                 n >= static_cast<std::size_t>(p.small_input_blocks) * s.block_sort_keys)
         << n;
-    EXPECT_NO_THROW(warpsort::make_plan(n, s)) << n;
+    EXPECT_NO_THROW(warpsort::ablation::make_plan(n, s)) << n;
   }
-  EXPECT_EQ(warpsort::sized_for(p, std::size_t{1} << 16, 4).block_sort_keys, 2048);
-  EXPECT_EQ(warpsort::sized_for(p, std::size_t{1} << 16, 4).group_capacity, 2048);
-  warpsort::policy off = p;
+  EXPECT_EQ(warpsort::ablation::sized_for(p, std::size_t{1} << 16).block_sort_keys, 2048);
+  EXPECT_EQ(warpsort::ablation::sized_for(p, std::size_t{1} << 16).group_capacity, 2048);
+  warpsort::ablation::design off = p;
   off.small_input_blocks = 0;
-  EXPECT_TRUE(same(warpsort::sized_for(off, 10, 4), off));
-  warpsort::policy tiny = p;  // already below the floor: left alone
+  EXPECT_TRUE(same(warpsort::ablation::sized_for(off, 10), off));
+  warpsort::ablation::design tiny = p;  // already below the floor: left alone
   tiny.block_sort_keys = 256;
   tiny.merge_block_keys = 512;
-  const auto tiny_sized = warpsort::sized_for(tiny, 300, 4);
+  const auto tiny_sized = warpsort::ablation::sized_for(tiny, 300);
   EXPECT_EQ(tiny_sized.block_sort_keys, 256);
   EXPECT_EQ(tiny_sized.merge_block_keys, 512);
   EXPECT_EQ(tiny_sized.group_capacity, p.small_input_min_keys);
-  warpsort::policy bad = p;
+  warpsort::ablation::design bad = p;
   bad.small_input_min_keys = 100;
-  EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
+  EXPECT_THROW(warpsort::ablation::make_plan(10, bad), warpsort::input_error);
 }
 
-// Version 5: small inputs run version 4 (its defaults for the key's width), mid-sized ones
-// oversample less, large ones run the policy as given; each rule can be switched off.
-TEST(Plan, SizedForVersion5) {
+// plan_for: small inputs take the pairwise path (version 4 with its design for the key's
+// width), mid-sized ones oversample less, one round merges inputs of few blocks, large ones run
+// the defaults; each rule chooses only what the policy left to it (0), never a field the caller
+// set, and can be switched off; the plan says what it chose.
+TEST(Plan, PlanForChoosesOnlyWhatThePolicyLeaves) {
   for (std::size_t bytes : {std::size_t{4}, std::size_t{8}}) {
     const warpsort::policy p = warpsort::default_policy_for(bytes);
-    ASSERT_NE(p.oversampling, p.small_oversampling);  // else this test could not fail
-    const std::size_t v4_below = static_cast<std::size_t>(p.v4_below_blocks) * p.block_sort_keys;
+    ASSERT_EQ(p.oversampling, 0);  // left to plan_for, else this test could not fail
+    ASSERT_EQ(p.max_sequences, 0);
+    ASSERT_NE(warpsort::oversampling_of(p), p.small_oversampling);
+    const std::size_t pairwise_below =
+        static_cast<std::size_t>(p.pairwise_below_blocks) * p.block_sort_keys;
     const std::size_t small_below =
         static_cast<std::size_t>(p.small_oversampling_blocks) * p.block_sort_keys;
-    ASSERT_LT(v4_below, small_below);
-    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, v4_below - 1}) {
-      const auto s = warpsort::sized_for(p, n, bytes);
-      EXPECT_EQ(s.variant, 4) << n;
-      const auto v4 = warpsort::sized_for(warpsort::v4_policy_for(bytes), n, bytes);
-      EXPECT_EQ(s.block_sort_keys, v4.block_sort_keys) << n;
-      EXPECT_EQ(s.group_capacity, v4.group_capacity) << n;
-      EXPECT_EQ(s.max_sequences, v4.max_sequences) << n;
-      EXPECT_EQ(s.oversampling, v4.oversampling) << n;
-      EXPECT_NO_THROW(warpsort::make_plan(n, s)) << n;
+    ASSERT_LT(pairwise_below, small_below);
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, pairwise_below - 1}) {
+      const warpsort::sized_plan s = warpsort::plan_for(n, bytes, p);
+      EXPECT_TRUE(s.pairwise) << n;
+      EXPECT_NE(s.describe().find("pairwise"), std::string::npos) << s.describe();
     }
     const std::size_t one_round_max = static_cast<std::size_t>(p.one_round_blocks) * p.block_sort_keys;
-    ASSERT_GE(one_round_max, v4_below);  // else no input would take the one-round rule
-    ASSERT_LT(p.max_sequences, p.one_round_blocks);
-    for (std::size_t n : {v4_below, one_round_max, one_round_max + 1, small_below - 1}) {
-      const auto s = warpsort::sized_for(p, n, bytes);
-      EXPECT_EQ(s.variant, 5) << n;
-      EXPECT_EQ(s.oversampling, p.small_oversampling) << n;
-      EXPECT_EQ(s.block_sort_keys, p.block_sort_keys) << n;
-      EXPECT_EQ(s.group_capacity, p.group_capacity) << n;
+    ASSERT_GE(one_round_max, pairwise_below);  // else no input would take the one-round rule
+    ASSERT_LT(warpsort::max_sequences_of(p), p.one_round_blocks);
+    for (std::size_t n : {pairwise_below, one_round_max, one_round_max + 1, small_below - 1}) {
+      const warpsort::sized_plan s = warpsort::plan_for(n, bytes, p);
+      EXPECT_FALSE(s.pairwise) << n;
+      EXPECT_TRUE(s.chose_oversampling && s.chose_max_sequences) << n;
+      EXPECT_EQ(s.tuning.oversampling, p.small_oversampling) << n;
+      EXPECT_EQ(s.tuning.block_sort_keys, p.block_sort_keys) << n;
+      EXPECT_EQ(s.tuning.group_capacity, p.group_capacity) << n;
       const bool one_round = n <= one_round_max;
-      EXPECT_EQ(s.max_sequences, one_round ? p.one_round_blocks : p.max_sequences) << n;
-      EXPECT_EQ(warpsort::make_plan(n, s).round_count == 1, one_round) << n;
+      EXPECT_EQ(s.tuning.max_sequences, one_round ? p.one_round_blocks : 32) << n;
+      EXPECT_EQ(s.plan.round_count == 1, one_round) << n;
+      EXPECT_EQ(s.plan.round_count, warpsort::make_plan(n, s.tuning).round_count) << n;
+      EXPECT_NE(s.describe().find("oversampling = " + std::to_string(p.small_oversampling) +
+                                  ": n < small_oversampling_blocks"),
+                std::string::npos)
+          << s.describe();
     }
     for (std::size_t n : {small_below, std::size_t{1} << 34}) {
-      const auto s = warpsort::sized_for(p, n, bytes);
-      EXPECT_EQ(s.variant, 5) << n;
-      EXPECT_EQ(s.oversampling, p.oversampling) << n;
+      const warpsort::sized_plan s = warpsort::plan_for(n, bytes, p);
+      EXPECT_FALSE(s.pairwise) << n;
+      EXPECT_EQ(s.tuning.oversampling, 64) << n;
+      EXPECT_EQ(s.tuning.max_sequences, 32) << n;
+    }
+    // what the caller set stays as set at every size
+    warpsort::policy set = p;
+    set.oversampling = 128;
+    set.max_sequences = 8;
+    for (std::size_t n : {pairwise_below, one_round_max, small_below - 1, std::size_t{1} << 30}) {
+      const warpsort::sized_plan s = warpsort::plan_for(n, bytes, set);
+      EXPECT_FALSE(s.chose_oversampling || s.chose_max_sequences) << n;
+      EXPECT_EQ(s.tuning.oversampling, 128) << n;
+      EXPECT_EQ(s.tuning.max_sequences, 8) << n;
+      EXPECT_NE(s.describe().find("oversampling = 128: the policy's"), std::string::npos)
+          << s.describe();
     }
     warpsort::policy off = p;
-    off.v4_below_blocks = 0;
+    off.pairwise_below_blocks = 0;
     off.small_oversampling_blocks = 0;
     off.one_round_blocks = 0;
-    const auto s = warpsort::sized_for(off, 1000, bytes);
-    EXPECT_EQ(s.variant, 5);
-    EXPECT_EQ(s.oversampling, p.oversampling);
-    EXPECT_EQ(s.block_sort_keys, p.block_sort_keys);
-    EXPECT_EQ(s.max_sequences, p.max_sequences);
+    const warpsort::sized_plan s = warpsort::plan_for(1000, bytes, off);
+    EXPECT_FALSE(s.pairwise);
+    EXPECT_EQ(s.tuning.oversampling, 64);
+    EXPECT_EQ(s.tuning.block_sort_keys, p.block_sort_keys);
+    EXPECT_EQ(s.tuning.max_sequences, 32);
     warpsort::policy bad = p;
     bad.one_round_blocks = 65;
-    EXPECT_THROW(warpsort::make_plan(1000, bad), warpsort::input_error);
+    EXPECT_THROW(warpsort::plan_for(1000, bytes, bad), warpsort::input_error);
+    bad = p;
+    bad.small_oversampling = 0;
+    EXPECT_THROW(warpsort::plan_for(1000, bytes, bad), warpsort::input_error);
   }
+  const warpsort::policy a{}, b = warpsort::default_policy_for(4);  // policy{} is the default
+  EXPECT_EQ(std::make_tuple(a.block_sort_keys, a.max_sequences, a.oversampling,
+                            a.max_ranked_samples, a.group_capacity, a.pairwise_below_blocks,
+                            a.small_oversampling_blocks, a.small_oversampling, a.one_round_blocks),
+            std::make_tuple(b.block_sort_keys, b.max_sequences, b.oversampling,
+                            b.max_ranked_samples, b.group_capacity, b.pairwise_below_blocks,
+                            b.small_oversampling_blocks, b.small_oversampling, b.one_round_blocks));
 }
 
 // Inputs of few blocks (a block or two an SM) get more threads a block; from few_blocks blocks
 // on, the policy's own. Neither rule changes L or step 4's threads.
 TEST(Plan, SizedForFewBlocks) {
-  const warpsort::policy p = warpsort::v4_policy<std::uint32_t>();
+  const warpsort::ablation::design p = warpsort::ablation::v4_for(4);
   ASSERT_NE(p.few_blocks_threads, p.block_threads);  // else this test could not fail
   const std::size_t few = static_cast<std::size_t>(p.few_blocks) * p.block_sort_keys;
   for (std::size_t n : {few, few + 1, std::size_t{1} << 30})
-    EXPECT_EQ(warpsort::sized_for(p, n, 4).block_threads, p.block_threads) << n;
+    EXPECT_EQ(warpsort::ablation::sized_for(p, n).block_threads, p.block_threads) << n;
   for (std::size_t n : {std::size_t{0}, std::size_t{1000}, std::size_t{1} << 16, few - 1}) {
-    const auto s = warpsort::sized_for(p, n, 4);
+    const auto s = warpsort::ablation::sized_for(p, n);
     EXPECT_EQ(s.block_threads, p.few_blocks_threads) << n;
     EXPECT_EQ(s.max_sequences, p.max_sequences) << n;
     EXPECT_EQ(s.group_block_threads, p.group_block_threads) << n;
-    EXPECT_NO_THROW(warpsort::make_plan(n, s)) << n;
+    EXPECT_NO_THROW(warpsort::ablation::make_plan(n, s)) << n;
   }
-  warpsort::policy off = p;
+  warpsort::ablation::design off = p;
   off.few_blocks = 0;
-  EXPECT_EQ(warpsort::sized_for(off, 1000, 4).block_threads, off.block_threads);
-  warpsort::policy bad = p;
+  EXPECT_EQ(warpsort::ablation::sized_for(off, 1000).block_threads, off.block_threads);
+  warpsort::ablation::design bad = p;
   bad.few_blocks_threads = 100;
-  EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
+  EXPECT_THROW(warpsort::ablation::make_plan(10, bad), warpsort::input_error);
   bad = p;
   bad.few_blocks = -1;
-  EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
+  EXPECT_THROW(warpsort::ablation::make_plan(10, bad), warpsort::input_error);
   bad = p;
   bad.warp_split_max_blocks = -1;
-  EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
+  EXPECT_THROW(warpsort::ablation::make_plan(10, bad), warpsort::input_error);
 }
 
 TEST(Plan, ShapesAndBounds) {
-  const warpsort::policy p = warpsort::v4_policy<std::uint32_t>();
-  EXPECT_EQ(warpsort::make_plan(0, p).sequences, 0u);
-  const auto one = warpsort::make_plan(100, p);
+  const warpsort::ablation::design p = warpsort::ablation::v4_for(4);
+  EXPECT_EQ(warpsort::ablation::make_plan(0, p).sequences, 0u);
+  const auto one = warpsort::ablation::make_plan(100, p);
   EXPECT_EQ(one.chunks, 1u);
   EXPECT_FALSE(one.has_groups());
-  EXPECT_FALSE(warpsort::make_plan(static_cast<std::size_t>(p.block_sort_keys), p).has_groups());
+  EXPECT_FALSE(warpsort::ablation::make_plan(static_cast<std::size_t>(p.block_sort_keys), p).has_groups());
   for (std::size_t n : {129ul, 1000ul, 4097ul, 1ul << 20, (1ul << 24) + 1, (1ul << 32) + 12345}) {
-    const auto plan = warpsort::make_plan(n, p);
+    const auto plan = warpsort::ablation::make_plan(n, p);
     EXPECT_EQ(plan.chunks, ws::ceil_div(n, 128));
     EXPECT_LE(plan.sequences, static_cast<std::size_t>(p.max_sequences));
     EXPECT_EQ(plan.sequences, ws::ceil_div(n, plan.sequence_keys));
@@ -470,18 +499,18 @@ TEST(Plan, ShapesAndBounds) {
     if (plan.has_groups())
       EXPECT_GE(plan.groups * (p.oversampling + plan.sequences) * plan.sample_stride, n);
   }
-  warpsort::policy bad = p;
+  warpsort::ablation::design bad = p;
   bad.max_sequences = 1;
-  EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
+  EXPECT_THROW(warpsort::ablation::make_plan(10, bad), warpsort::input_error);
   bad = p;
   bad.group_capacity = 10;
-  EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
+  EXPECT_THROW(warpsort::ablation::make_plan(10, bad), warpsort::input_error);
   bad = p;
   bad.block_sort_keys = 3000;  // not a power of two
-  EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
+  EXPECT_THROW(warpsort::ablation::make_plan(10, bad), warpsort::input_error);
   bad = p;
   bad.merge_block_keys = 4 * p.block_sort_keys;  // a block could straddle two pairs
-  EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
+  EXPECT_THROW(warpsort::ablation::make_plan(10, bad), warpsort::input_error);
 }
 
 // The offset arithmetic of the large sorts (2^32 + 12345 uint32 keys, 2^31 + 7 uint64 keys):
@@ -490,9 +519,9 @@ TEST(Plan, OffsetsNearAndPast2e32) {
   for (auto [n, key_bytes] : {std::pair<std::size_t, std::size_t>{(std::size_t{1} << 32) + 12345, 4},
                               {(std::size_t{1} << 32) - 1, 4},
                               {(std::size_t{1} << 31) + 7, 8}}) {
-    const warpsort::policy p = key_bytes == 4 ? warpsort::v4_policy<std::uint32_t>()
-                                              : warpsort::v4_policy<std::uint64_t>();
-    const auto plan = warpsort::make_plan(n, p);
+    const warpsort::ablation::design p = key_bytes == 4 ? warpsort::ablation::v4_for(4)
+                                              : warpsort::ablation::v4_for(8);
+    const auto plan = warpsort::ablation::make_plan(n, p);
     // step 1: the last block starts inside the input
     const std::size_t sort_blocks = ws::ceil_div(n, p.block_sort_keys);
     EXPECT_LT((sort_blocks - 1) * p.block_sort_keys, n);
@@ -689,7 +718,7 @@ TEST(Plan, RoundsV5StopShortOfTheSequencesLeft) {
         std::size_t seq_keys = block;
         for (int r = 0; r < plan.round_count; ++r) {
           EXPECT_EQ(plan.rounds[r].sequence_keys, seq_keys) << n;
-          EXPECT_LE(plan.rounds[r].set_sequences, static_cast<std::size_t>(p.max_sequences));
+          EXPECT_LE(plan.rounds[r].set_sequences, static_cast<std::size_t>(warpsort::max_sequences_of(p)));
           seq_keys *= plan.rounds[r].set_sequences;
         }
         const std::size_t sequences = ws::ceil_div(n, seq_keys);
@@ -698,7 +727,7 @@ TEST(Plan, RoundsV5StopShortOfTheSequencesLeft) {
         // no round more than the bits it merges need
         const int merged = ws::ceil_log2(ws::ceil_div(n, block)) - ws::ceil_log2(left);
         int per_round = 0;
-        while ((2 << per_round) <= p.max_sequences) ++per_round;
+        while ((2 << per_round) <= warpsort::max_sequences_of(p)) ++per_round;
         EXPECT_EQ(plan.round_count, merged <= 0 ? 0 : (merged + per_round - 1) / per_round) << n;
         if (left == 1) {
           EXPECT_EQ(plan.round_count, whole.round_count);
@@ -728,7 +757,7 @@ TEST(Plan, RoundsV5) {
           EXPECT_LE(m.set_sequences, static_cast<std::size_t>(k));
           EXPECT_GE(m.set_sequences, 2u);
           EXPECT_EQ(m.sets, ws::ceil_div(sequences, m.set_sequences));
-          EXPECT_LE((p.oversampling + m.set_sequences) * m.sample_stride, static_cast<std::size_t>(p.group_capacity));
+          EXPECT_LE((warpsort::oversampling_of(p) + m.set_sequences) * m.sample_stride, static_cast<std::size_t>(p.group_capacity));
           const ws::round_shape shape = ws::shape_of(n, m, p);
           std::size_t samples = 0, groups = 0;
           for (std::size_t set = 0; set < m.sets; ++set) {
@@ -738,7 +767,7 @@ TEST(Plan, RoundsV5) {
             for (std::size_t u = 0; u + 1 < shape.groups_of(set); ++u)
               EXPECT_EQ(shape.set_of_splitter(groups - set + u), set);
             groups += shape.groups_of(set);
-            EXPECT_EQ(shape.groups_of(set), std::max<std::size_t>(1, ws::ceil_div(shape.samples_of(set), p.oversampling)));
+            EXPECT_EQ(shape.groups_of(set), std::max<std::size_t>(1, ws::ceil_div(shape.samples_of(set), warpsort::oversampling_of(p))));
           }
           EXPECT_EQ(groups, m.groups);
           EXPECT_EQ(samples, m.samples);
@@ -757,8 +786,6 @@ TEST(Plan, RoundsV5) {
   EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
   bad = warpsort::default_policy<std::uint32_t>();
   bad.max_sequences = 65;
-  EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
-  bad.variant = 3;
   EXPECT_THROW(warpsort::make_plan(10, bad), warpsort::input_error);
 }
 
@@ -952,11 +979,11 @@ TEST(PaperSplit, StrideForGroups) {
 // sequences, S ~ 1024 groups of any size, and ceil(log2 L) rounds of step 4; the ladder's
 // policies are all valid, and key-only splitters with groups on chip are refused.
 TEST(Plan, PaperPresets) {
-  const warpsort::policy p = warpsort::paper_policy_for(4);
+  const warpsort::ablation::design p = warpsort::ablation::paper_for(4);
   EXPECT_EQ(p.block_sort_keys, 128);
   EXPECT_EQ(p.merge_buffer_keys, 128);
   const std::size_t n = std::size_t{1} << 24;
-  const auto plan = warpsort::make_plan(n, warpsort::sized_for(p, n, 4));
+  const auto plan = warpsort::ablation::make_plan(n, warpsort::ablation::sized_for(p, n));
   EXPECT_EQ(plan.pairwise_rounds, 7);  // 2^17 chunks -> 2^10 sequences
   EXPECT_EQ(plan.sequences, 1024u);
   EXPECT_EQ(plan.sequence_keys, std::size_t{1} << 14);
@@ -965,31 +992,28 @@ TEST(Plan, PaperPresets) {
   EXPECT_EQ(plan.groups, 1024u);
   EXPECT_EQ(plan.group_bound, n);
   for (std::size_t m : {std::size_t{1}, std::size_t{129}, std::size_t{1} << 20, std::size_t{1} << 28})
-    for (auto f : {warpsort::paper_policy_for, warpsort::onchip_step1_policy_for,
-                   warpsort::positions_policy_for, warpsort::tiles_policy_for,
-                   warpsort::onchip_step4_policy_for})
+    for (auto f : {warpsort::ablation::paper_for, warpsort::ablation::onchip_step1_for,
+                   warpsort::ablation::positions_for, warpsort::ablation::tiles_for,
+                   warpsort::ablation::onchip_step4_for, warpsort::ablation::v4_for})
       for (std::size_t bytes : {4, 8, 16})
-        EXPECT_NO_THROW(warpsort::make_plan(m, warpsort::sized_for(f(bytes), m, bytes)));
-  const auto chip4 = warpsort::make_plan(n, warpsort::onchip_step4_policy_for(4));
+        EXPECT_NO_THROW(warpsort::ablation::make_plan(m, warpsort::ablation::sized_for(f(bytes), m)));
+  const auto chip4 = warpsort::ablation::make_plan(n, warpsort::ablation::onchip_step4_for(4));
   EXPECT_EQ(chip4.group_rounds, 1);
   EXPECT_EQ(chip4.sequences, 16u);
   // K >= L (oversampling 1024: balanced groups, docs/performance.md) is valid for every item
   // width: step 4 through memory needs no group capacity
-  warpsort::policy k_ge_l = warpsort::paper_policy_for(24);
+  warpsort::ablation::design k_ge_l = warpsort::ablation::paper_for(24);
   k_ge_l.oversampling = 1024;
   k_ge_l.group_capacity = 1365;  // 24-byte pair items' scaled capacity, below K + L
-  const auto balanced = warpsort::make_plan(n, k_ge_l);
+  const auto balanced = warpsort::ablation::make_plan(n, k_ge_l);
   EXPECT_EQ(balanced.sample_stride, n / (1024 * 1024));
   EXPECT_EQ(balanced.groups, 1024u);
-  warpsort::policy bad = warpsort::paper_policy_for(4);
+  warpsort::ablation::design bad = warpsort::ablation::paper_for(4);
   bad.groups_on_chip = 1;
-  EXPECT_THROW(warpsort::make_plan(n, bad), warpsort::input_error);
-  bad = warpsort::paper_policy_for(4);
+  EXPECT_THROW(warpsort::ablation::make_plan(n, bad), warpsort::input_error);
+  bad = warpsort::ablation::paper_for(4);
   bad.merge_buffer_keys = 96;
-  EXPECT_THROW(warpsort::make_plan(n, bad), warpsort::input_error);
-  bad = warpsort::default_policy_for(4);
-  bad.buffer_merge_pairs = 1;  // version 5 has no step 2 of pairs
-  EXPECT_THROW(warpsort::make_plan(n, bad), warpsort::input_error);
+  EXPECT_THROW(warpsort::ablation::make_plan(n, bad), warpsort::input_error);
 }
 
 TEST(DeviceLimits, DefaultPlansFitEveryGpuAndLargerBlocksAreRefusedWhereTheyDoNot) {
@@ -1011,10 +1035,10 @@ TEST(DeviceLimits, DefaultPlansFitEveryGpuAndLargerBlocksAreRefusedWhereTheyDoNo
     each_width([&](auto key) {
       using Key = decltype(key);
       for (std::size_t n : {std::size_t{1000}, std::size_t{1} << 20, std::size_t{1} << 28}) {
-        const warpsort::policy p =
-            warpsort::sized_for(warpsort::default_policy_for(sizeof(Key)), n, sizeof(Key));
-        const auto plan = warpsort::make_plan(n, p);
-        EXPECT_NO_THROW(warpsort::detail::check_block_shapes<Key>(plan, p, g.limits))
+        const warpsort::sized_plan s =
+            warpsort::plan_for(n, sizeof(Key), warpsort::default_policy_for(sizeof(Key)));
+        if (s.pairwise) continue;  // version 4's blocks: 32 KiB of keys, two buffers
+        EXPECT_NO_THROW(warpsort::detail::check_block_shapes<Key>(s.plan, s.tuning, g.limits))
             << g.name << ", " << sizeof(Key) << "-byte keys, n " << n;
       }
       // a group 1.5 times the default's: blocks of 100-108 KiB, so the L4 and the RTX 4090

@@ -3,7 +3,7 @@
 #include "common/test_inputs.hpp"
 #include "step_checks.cuh"
 #include <warpsort/detail/stages/index_math.hpp>
-#include <warpsort/detail/stages/stages.hpp>
+#include <warpsort/stages.hpp>
 
 #include <warpsort/validate.cuh>
 #include <warpsort/warpsort.cuh>
@@ -31,15 +31,15 @@ std::vector<Key> sort_ranges(std::vector<Key> keys, std::size_t len) {
 }
 
 /// Steps 1 and 2 as the pipeline runs them; returns the sorted sequences.
-std::vector<Key> run_steps_1_2(const std::vector<Key>& input, const warpsort::policy& p,
-                               const warpsort::sort_plan& plan,
+std::vector<Key> run_steps_1_2(const std::vector<Key>& input, const warpsort::ablation::design& p,
+                               const warpsort::ablation::pairwise_plan& plan,
                                warpsort::detail::device_buffer<Key>& result) {
   return steps::run_steps_1_2<Key, Comp>(input, p, plan, result);
 }
 
 /// Version 4, small on-chip sizes, so that small inputs still make many sequences and rounds.
-warpsort::policy small_blocks(int block_sort_keys = 256, int merge_block_keys = 256) {
-  warpsort::policy p = warpsort::v4_policy<Key>();
+warpsort::ablation::design small_blocks(int block_sort_keys = 256, int merge_block_keys = 256) {
+  warpsort::ablation::design p = warpsort::ablation::v4_for(sizeof(Key));
   p.block_sort_keys = block_sort_keys;
   p.merge_block_keys = merge_block_keys;
   return p;
@@ -89,7 +89,7 @@ TEST(Step1SortChunks, EveryBlockSortedAndAPermutation) {
         std::pair{2048, 512}, std::pair{warpsort::policy{}.block_sort_keys, 1024}})
     for (const auto& dist : test_distributions())
       for (std::size_t n : kStageSizes) {
-        warpsort::policy p = small_blocks(block_keys);
+        warpsort::ablation::design p = small_blocks(block_keys);
         p.block_threads = threads;
         const auto input = make_keys(dist, n, n + 1);
         const auto expect = sort_ranges(input, block_keys);
@@ -120,7 +120,7 @@ TEST(Step2MergePairs, SequencesSortedAndAPermutation) {
   // merge blocks as small as a tile, larger than the first sequences, and the default; each
   // with both split searches (a thread per block, a warp per block) and 256 or 512 threads
   for (auto [block_sort, merge_block] : {std::pair{256, 256}, std::pair{256, 512}, std::pair{8192, 4096}}) {
-    warpsort::policy p = small_blocks(block_sort, merge_block);
+    warpsort::ablation::design p = small_blocks(block_sort, merge_block);
     for (auto [warp_split_max_blocks, threads] : {std::pair{0, 256}, std::pair{1 << 30, 512}})
       for (int L : {2, 5, 32})
         for (const auto& dist : test_distributions())
@@ -128,7 +128,7 @@ TEST(Step2MergePairs, SequencesSortedAndAPermutation) {
             p.max_sequences = L;
             p.warp_split_max_blocks = warp_split_max_blocks;
             p.block_threads = threads;
-            const auto plan = warpsort::make_plan(n, p);
+            const auto plan = warpsort::ablation::make_plan(n, p);
             const auto input = make_keys(dist, n, 3 * n + L);
             warpsort::detail::device_buffer<Key> result;
             const auto got = run_steps_1_2(input, p, plan, result);
@@ -144,9 +144,9 @@ TEST(Step3Split, GroupsOrderedBoundedAndSumToN) {
   for (int L : {2, 7, 32})
     for (const auto& dist : test_distributions())
       for (std::size_t n : capped({1000, 4097, 65537, 1299709, std::size_t{1} << 22})) {
-        warpsort::policy p = small_blocks();
+        warpsort::ablation::design p = small_blocks();
         p.max_sequences = L;
-        const auto plan = warpsort::make_plan(n, p);
+        const auto plan = warpsort::ablation::make_plan(n, p);
         ASSERT_TRUE(plan.has_groups());
         const auto input = make_keys(dist, n, 7 * n + L);
         warpsort::detail::device_buffer<Key> seqs;
@@ -206,9 +206,9 @@ TEST(Step4MergeGroups, OutputEqualsThrustSort) {
   for (int L : {2, 3, 32})
     for (const auto& dist : test_distributions())
       for (std::size_t n : capped({257, 1000, 4097, 65537, 1299709})) {
-        warpsort::policy p = small_blocks();
+        warpsort::ablation::design p = small_blocks();
         p.max_sequences = L;
-        const auto plan = warpsort::make_plan(n, p);
+        const auto plan = warpsort::ablation::make_plan(n, p);
         ASSERT_TRUE(plan.has_groups());
         const auto input = make_keys(dist, n, 11 * n + L);
         warpsort::detail::device_buffer<Key> seqs;
@@ -303,7 +303,7 @@ TEST(Step3SplitSets, GroupsOrderedBoundedAndAsTheModelSays) {
               const std::size_t hi = j + 1 == groups ? r.sequence_keys(q) : split.cuts[g * m.set_sequences + i];
               if (j + 1 < groups) {
                 ASSERT_EQ(hi, ranked.cuts[g * m.set_sequences + i]);
-                const sample& s = samples[ws::splitter_rank(j, p.oversampling)];
+                const sample& s = samples[ws::splitter_rank(j, warpsort::oversampling_of(p))];
                 ASSERT_EQ(hi, ws::cut_sequence(seq.data() + at, r.sequence_keys(q), q, s.seq, s.pos, s.key, Comp{}))
                     << dist << " n=" << n << " k=" << k << " group " << g << " sequence " << i;
               }
@@ -316,7 +316,7 @@ TEST(Step3SplitSets, GroupsOrderedBoundedAndAsTheModelSays) {
               }
             }
             ASSERT_EQ(size, split.offsets[g + 1] - split.offsets[g]) << "group " << g;
-            ASSERT_LE(size, (p.oversampling + m.set_sequences) * m.sample_stride)
+            ASSERT_LE(size, (warpsort::oversampling_of(p) + m.set_sequences) * m.sample_stride)
                 << dist << " n=" << n << " k=" << k << " group " << g;
             ASSERT_LE(size, static_cast<std::size_t>(p.group_capacity));
             if (j + 1 < groups) ASSERT_LE(max_j, min_next) << dist << " n=" << n << " group " << g;

@@ -41,32 +41,20 @@ __global__ void unpack_pairs_kernel(const pair_item<Key, Value>* items, Key* key
   }
 }
 
-/// The policy for items: the on-chip buffers of steps 1, 2 and 4 hold items, so the key counts
-/// shrink with the item's width (powers of two stay powers of two, and at least one tile).
+/// The policy for items: the on-chip buffers of steps 1 and 4 hold items, so the key counts
+/// shrink with the item's width (block_sort_keys stays a power of two). The small-input path
+/// takes version 4's design for the item's width itself.
 template <class Item>
 policy item_policy(const policy& p, std::size_t key_bytes) {
   const auto scale = [&](int keys) {
     return static_cast<int>(static_cast<std::size_t>(keys) * key_bytes / sizeof(Item));
   };
-  const auto scale_pow2 = [&](int keys) {
-    const int k = floor_pow2(scale(keys) > 1 ? scale(keys) : 1);
-    return k > policy::merge_tile_keys ? k : policy::merge_tile_keys;
-  };
+  const int block = floor_pow2(scale(p.block_sort_keys) > 1 ? scale(p.block_sort_keys) : 1);
   policy q = p;
-  // the paper's step 1 (block_sort_keys = 128) sorts a chunk a warp whatever the item
-  q.block_sort_keys = p.block_sort_keys == policy::chunk_keys ? policy::chunk_keys
-                                                              : scale_pow2(p.block_sort_keys);
-  q.merge_block_keys = scale_pow2(p.merge_block_keys);
-  if (q.merge_block_keys > 2 * q.block_sort_keys) q.merge_block_keys = 2 * q.block_sort_keys;
+  q.block_sort_keys = block > policy::merge_tile_keys ? block : policy::merge_tile_keys;
   q.group_capacity = scale(p.group_capacity);
-  // wide items take many registers in the tile networks: at most 256 threads a block
-  if (sizeof(Item) > 8) {
-    if (q.block_threads > 256) q.block_threads = 256;
-    if (q.group_block_threads > 256) q.group_block_threads = 256;
-  }
   return q;
 }
-
 
 template <class Key, class Value, class Comp>
 __global__ void pack_words_kernel(const Key* keys, const Value* values, std::uint64_t* words,

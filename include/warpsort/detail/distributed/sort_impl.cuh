@@ -4,8 +4,8 @@
 //      bad input or too little memory anywhere makes every rank throw the same error;
 //   1. each rank sorts its keys into a few sorted sequences: step 1 and every round of version
 //      5 but the last, on the order's unsigned words (max_sequences / P sequences a rank, up to
-//      64 / P where that saves a round: plan_local; pairs, and policies other than version 5,
-//      run the whole single-GPU sort: one sequence; with options::bucket_last_round and
+//      64 / P where that saves a round: plan_local; pairs, and CUB's local sorts, run the
+//      whole single-GPU sort: one sequence; with options::bucket_last_round and
 //      several exchange rounds, one round less: that round runs in step 3, bucket by bucket);
 //   2. splitters: ranks sample their sequences at global positions g - 1, 2g - 1, ...; the
 //      samples, (key, sequence, position), are gathered by all and sorted; P K - 1 splitters
@@ -24,14 +24,14 @@
 // matrix; rebalancing's plan is checked side against side before it is posted), and every host
 // wait goes through transport::wait, which gives up at options::timeout_seconds.
 #include "partition.hpp"
-#include "transport.hpp"
+#include <warpsort/transport.hpp>
 
 #include <warpsort/detail/cub_merge_sort.cuh>
 #include <warpsort/detail/device_limits.hpp>
 #include <warpsort/detail/event_marks.hpp>
 #include <warpsort/detail/pairs_impl.cuh>
 #include <warpsort/detail/stages/merge_runs_impl.cuh>
-#include <warpsort/detail/stages/stages.hpp>
+#include <warpsort/stages.hpp>
 #include <warpsort/distributed.cuh>
 #include <warpsort/warpsort.cuh>
 
@@ -489,7 +489,7 @@ std::size_t sort_whole_bytes(local_algorithm algorithm, bool in_place, std::size
 /// Where a rank's local sort leaves its keys: `sequences` sorted sequences of `sequence_keys`
 /// keys each (the last shorter), after step 1 and the rounds of `plan` (version 5 stopped short
 /// of its last round, which the receivers run). `whole`: a single-GPU sort by `algorithm`, one
-/// sequence (pairs, policies other than version 5, and CUB's sorts). `bucketed`: the plan's
+/// sequence (pairs, and CUB's sorts). `bucketed`: the plan's
 /// last round is run during the exchange, bucket by bucket; the local sort then leaves the
 /// `cut_sequences` sequences of `cut_keys` keys before it, `ways` of them merging into each
 /// of the `sequences` (otherwise the splitters cut the `sequences` themselves, ways = 1).
@@ -509,7 +509,7 @@ inline local_plan plan_sequences(std::size_t n, int ranks, const policy& p, bool
   lp.n = n;
   lp.algorithm = algorithm;
   if (n == 0) return lp;
-  if (pairs || p.variant < 5 || algorithm != local_algorithm::warpsort) {
+  if (pairs || algorithm != local_algorithm::warpsort) {
     lp.whole = true;
     lp.sequence_keys = n;
     lp.sequences = 1;
@@ -522,7 +522,7 @@ inline local_plan plan_sequences(std::size_t n, int ranks, const policy& p, bool
     return make_plan(n, p, static_cast<std::size_t>(sequences));
   };
   const int most = local_sequences(ranks, runs);
-  const int round_wide = std::min(most, local_sequences(ranks, p.max_sequences));
+  const int round_wide = std::min(most, local_sequences(ranks, max_sequences_of(p)));
   lp.plan = plan_leaving(round_wide);
   if (round_wide < most) {
     const sort_plan fewer_rounds = plan_leaving(most);
@@ -952,7 +952,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   std::size_t parts = exchange_parts(total, ranks, o, in_arena);
   const auto bucketing = [&](std::size_t k) {
     return o.bucket_last_round && k > 1 && !has_values<Value> &&
-           o.local_sort == local_algorithm::warpsort && local.variant >= 5;
+           o.local_sort == local_algorithm::warpsort;
   };
   // every rank's local plan: its sequences, numbered over all ranks in rank order, and the
   // sequences the splitters cut, numbered alike

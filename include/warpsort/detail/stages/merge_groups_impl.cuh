@@ -9,7 +9,7 @@
 #include "buffer_merge.cuh"
 #include "index_math.hpp"
 #include "launch.hpp"
-#include "stages.hpp"
+#include <warpsort/stages.hpp>
 #include "thread_merge.cuh"
 #include "warp_scan.cuh"
 
@@ -119,7 +119,7 @@ __global__ void merge_groups_kernel(const Key* src, Key* out, std::size_t n, std
 template <class Key, class Comp>
 void merge_groups(const Key* src, Key* out, std::size_t n, std::size_t seq_len,
                   std::size_t sequences, std::size_t groups, const warpsort::stages::split_layout& layout,
-                  Comp comp, const policy& p, cudaStream_t stream) {
+                  Comp comp, const ablation::design& p, cudaStream_t stream) {
   if (groups == 0) return;
   const std::size_t capacity = static_cast<std::size_t>(p.group_capacity);
   const std::size_t smem = ping_pong_layout<Key, std::size_t>{capacity, sequences + 1}.bytes();
@@ -197,7 +197,7 @@ template <class Key, class Comp>
 void merge_groups_round_by_buffer(const Key* src, Key* dst, std::size_t seq_len,
                                   std::size_t sequences, std::size_t groups, int round,
                                   const split_layout& layout, const std::size_t* pieces,
-                                  Comp comp, const policy& p, cudaStream_t stream) {
+                                  Comp comp, const ablation::design& p, cudaStream_t stream) {
   if (groups == 0) return;
   const std::size_t tasks = groups * pairs_in_round(sequences, round);
   const std::size_t warps = static_cast<std::size_t>(p.group_block_threads) / policy::warp_threads;
@@ -302,11 +302,11 @@ void merge_sets(const Key* src, Key* out, std::size_t n, const merge_round& m,
 #define WARPSORT_INSTANTIATE_MERGE_GROUPS(Key, Comp) \
   template void warpsort::stages::merge_groups<Key, Comp>(const Key*, Key*, std::size_t, std::size_t, \
                                         std::size_t, std::size_t, const warpsort::stages::split_layout&, Comp, \
-                                        const warpsort::policy&, cudaStream_t); \
+                                        const warpsort::ablation::design&, cudaStream_t); \
   template void warpsort::stages::merge_sets<Key, Comp>(const Key*, Key*, std::size_t, const warpsort::merge_round&, \
                                         const warpsort::stages::split_layout&, Comp, const warpsort::policy&, cudaStream_t); \
   template void warpsort::stages::group_piece_offsets<Key, Comp>(std::size_t, std::size_t, std::size_t, std::size_t, \
                                         const warpsort::stages::split_layout&, std::size_t*, cudaStream_t); \
   template void warpsort::stages::merge_groups_round_by_buffer<Key, Comp>(const Key*, Key*, std::size_t, std::size_t, \
                                         std::size_t, int, const warpsort::stages::split_layout&, const std::size_t*, \
-                                        Comp, const warpsort::policy&, cudaStream_t);
+                                        Comp, const warpsort::ablation::design&, cudaStream_t);

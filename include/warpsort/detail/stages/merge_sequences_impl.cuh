@@ -9,7 +9,7 @@
 #include "block_merge.cuh"
 #include "buffer_merge.cuh"
 #include "launch.hpp"
-#include "stages.hpp"
+#include <warpsort/stages.hpp>
 
 #include <warpsort/error.hpp>
 
@@ -84,7 +84,7 @@ __global__ void merge_pairs_by_buffer_kernel(const Key* in, Key* out, std::size_
 
 template <class Key, class Comp>
 void merge_sequences_round(const Key* in, Key* out, std::size_t n, std::size_t seq_len,
-                           std::size_t* block_starts, Comp comp, const policy& p,
+                           std::size_t* block_starts, Comp comp, const ablation::design& p,
                            cudaStream_t stream) {
   if (n == 0) return;
   if (p.buffer_merge_pairs) {
@@ -120,4 +120,4 @@ void merge_sequences_round(const Key* in, Key* out, std::size_t n, std::size_t s
 // built-in key types.
 #define WARPSORT_INSTANTIATE_MERGE_SEQUENCES(Key, Comp) \
   template void warpsort::stages::merge_sequences_round<Key, Comp>(const Key*, Key*, std::size_t, std::size_t, \
-                                             std::size_t*, Comp, const warpsort::policy&, cudaStream_t);
+                                             std::size_t*, Comp, const warpsort::ablation::design&, cudaStream_t);

@@ -1,15 +1,17 @@
 #pragma once
-// Step 1 kernel and launcher: one block sorts block_sort_keys keys on chip.
+// Step 1 kernels and launchers: every block of block_sort_keys keys sorted on chip, so that
+// the merges start from sequences of that length instead of the paper's 128.
 //
-// Each warp sorts 128-key chunks with the bitonic sort network (the paper's step 1); the
-// block then merges the sorted chunks pairwise in shared memory, level by level, with the
-// warp tile merge of step 2, until the whole block is one sorted sequence. Only that last
-// level writes to global memory, so step 2 starts from sequences of block_sort_keys keys
-// instead of 128 and saves log2(block_sort_keys / 128) passes over memory.
+// The library's sort (policy): each warp sorts a run of 32 keys a lane in registers, then the
+// block's threads merge the runs in place with in-register networks (sort_blocks_by_threads).
+// Version 4 (ablation::design): each warp sorts 128-key chunks with the bitonic sort network
+// (the paper's step 1), and the block merges them pairwise in shared memory with the warp tile
+// merge of step 2 (sort_blocks); with block_sort_keys = 128, the paper's step 1 itself, every
+// chunk written to global memory.
 #include "block_merge.cuh"
 #include "launch.hpp"
 #include "sort_chunks.cuh"
-#include "stages.hpp"
+#include <warpsort/stages.hpp>
 #include "thread_merge.cuh"
 
 #include <warpsort/error.hpp>
@@ -95,21 +97,23 @@ template <class Key, class Comp>
 void sort_chunks(const Key* in, Key* out, std::size_t n, Comp comp, const policy& p,
                  cudaStream_t stream) {
   if (n == 0) return;
-  if (p.variant == 4 && p.block_sort_keys == policy::chunk_keys) {
+  const thread_block_shape shape = sort_blocks_shape<Key>(p.block_sort_keys);
+  allow_dynamic_smem(sort_blocks_by_threads_kernel<Key, Comp>, shape.smem_bytes);
+  const std::size_t blocks = ceil_div(n, static_cast<std::size_t>(p.block_sort_keys));
+  sort_blocks_by_threads_kernel<<<static_cast<unsigned>(blocks), shape.threads, shape.smem_bytes,
+                                  stream>>>(in, out, n, p.block_sort_keys, comp);
+  WARPSORT_CHECK_LAUNCH();
+}
+
+template <class Key, class Comp>
+void sort_chunks(const Key* in, Key* out, std::size_t n, Comp comp, const ablation::design& p,
+                 cudaStream_t stream) {
+  if (n == 0) return;
+  if (p.block_sort_keys == policy::chunk_keys) {
     const std::size_t chunks = ceil_div(n, policy::chunk_keys);
     const std::size_t warps = static_cast<std::size_t>(p.block_threads) / policy::warp_threads;
     sort_chunks_by_warps_kernel<<<static_cast<unsigned>(ceil_div(chunks, warps)), p.block_threads,
                                   0, stream>>>(in, out, n, comp);
-    WARPSORT_CHECK_LAUNCH();
-    return;
-  }
-  if (p.variant >= 5) {
-    const thread_block_shape shape = sort_blocks_shape<Key>(p.block_sort_keys);
-    allow_dynamic_smem(sort_blocks_by_threads_kernel<Key, Comp>, shape.smem_bytes);
-    const std::size_t blocks = ceil_div(n, static_cast<std::size_t>(p.block_sort_keys));
-    sort_blocks_by_threads_kernel<<<static_cast<unsigned>(blocks), shape.threads,
-                                    shape.smem_bytes, stream>>>(in, out, n, p.block_sort_keys,
-                                                                comp);
     WARPSORT_CHECK_LAUNCH();
     return;
   }
@@ -126,4 +130,5 @@ void sort_chunks(const Key* in, Key* out, std::size_t n, Comp comp, const policy
 // Explicit instantiation for one (key type, order); src/stages/<step>.cu expands it for the
 // built-in key types.
 #define WARPSORT_INSTANTIATE_SORT_CHUNKS(Key, Comp) \
-  template void warpsort::stages::sort_chunks<Key, Comp>(const Key*, Key*, std::size_t, Comp, const warpsort::policy&, cudaStream_t);
+  template void warpsort::stages::sort_chunks<Key, Comp>(const Key*, Key*, std::size_t, Comp, const warpsort::policy&, cudaStream_t); \
+  template void warpsort::stages::sort_chunks<Key, Comp>(const Key*, Key*, std::size_t, Comp, const warpsort::ablation::design&, cudaStream_t);

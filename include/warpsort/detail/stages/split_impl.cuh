@@ -11,7 +11,7 @@
 // samples (one kernel for the whole step). Larger samples are gathered, sorted by CUB's stable
 // merge sort, and cut by a second kernel. Both give the same cuts (tested).
 #include "index_math.hpp"
-#include "stages.hpp"
+#include <warpsort/stages.hpp>
 #include "temp_storage.hpp"
 #include "warp_network.cuh"
 #include "warp_scan.cuh"
@@ -176,7 +176,8 @@ std::size_t split_temp_bytes(std::size_t samples, std::size_t sequences, std::si
 template <class Key, class Comp>
 split_layout split(const Key* src, std::size_t n, std::size_t seq_len, std::size_t sequences,
                    std::size_t stride, std::size_t samples, std::size_t groups, void* temp,
-                   std::size_t temp_bytes, Comp comp, const policy& p, cudaStream_t stream) {
+                   std::size_t temp_bytes, Comp comp, const ablation::design& p,
+                   cudaStream_t stream) {
   std::size_t cub_bytes = split_storage::cub_sort_bytes<Key>(samples, comp);
   temp_carver c(temp);
   const split_storage::split_arrays a =
@@ -222,4 +223,4 @@ split_layout split(const Key* src, std::size_t n, std::size_t seq_len, std::size
   template std::size_t warpsort::stages::split_temp_bytes<Key, Comp>(std::size_t, std::size_t, std::size_t); \
   template warpsort::stages::split_layout warpsort::stages::split<Key, Comp>(const Key*, std::size_t, std::size_t, std::size_t, \
                                          std::size_t, std::size_t, std::size_t, void*, \
-                                         std::size_t, Comp, const warpsort::policy&, cudaStream_t);
+                                         std::size_t, Comp, const warpsort::ablation::design&, cudaStream_t);

@@ -17,7 +17,7 @@
 #include "index_math.hpp"
 #include "launch.hpp"
 #include "split_impl.cuh"
-#include "stages.hpp"
+#include <warpsort/stages.hpp>
 #include "temp_storage.hpp"
 
 #include <warpsort/detail/cub_merge_sort.cuh>

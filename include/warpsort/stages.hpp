@@ -1,10 +1,14 @@
-// Host launchers of the four steps. Each is defined in its <step>_impl.cuh and explicitly
-// instantiated per key type (less and greater) in a generated translation unit (see
-// CMakeLists.txt). All are asynchronous on `stream`; every launch is checked.
+// Each of Warp Sort's four steps alone, as host launchers: what the pipeline
+// (detail/pipeline_impl.cuh) chains, and what a study of one step calls. The kernels and
+// launchers are templates in include/warpsort/detail/stages/<step>_impl.cuh; the library
+// compiles them for its key types, both orders, in src/stages/<step>.cu (a custom key type
+// includes warpsort/custom.cuh instead). All are asynchronous on `stream`; every launch is
+// checked.
 #pragma once
 
-#include "index_math.hpp"
+#include <warpsort/detail/stages/index_math.hpp>
 
+#include <warpsort/ablation.cuh>
 #include <warpsort/policy.hpp>
 #include <warpsort/warpsort.cuh>
 
@@ -14,21 +18,28 @@
 
 namespace warpsort::stages {
 
-/// Step 1: sorts every 128-key chunk of in[0..n) into out (in may equal out). A partial last
-/// chunk is padded in registers with the order's sentinel, which is never stored.
+/// Step 1: sorts every block of p.block_sort_keys keys of in[0..n) on chip into out (in may
+/// equal out): warps sort runs in registers, threads merge them with in-register networks.
 template <class Key, class Comp>
 void sort_chunks(const Key* in, Key* out, std::size_t n, Comp comp, const policy& p,
+                 cudaStream_t stream);
+/// Version 4's step 1: blocks of p.block_sort_keys sorted by warps' 128-key chunks merged
+/// in shared memory, or, with block_sort_keys = 128, the paper's: every 128-key chunk sorted
+/// by a warp. A partial last chunk is padded in registers with the order's sentinel, which is
+/// never stored.
+template <class Key, class Comp>
+void sort_chunks(const Key* in, Key* out, std::size_t n, Comp comp, const ablation::design& p,
                  cudaStream_t stream);
 
 /// Step 2, one round: merges the sorted sequences of `seq_len` keys from in two by two into
 /// out (sequences of 2 seq_len). `block_starts` holds block_start_entries(n, p) entries.
 template <class Key, class Comp>
 void merge_sequences_round(const Key* in, Key* out, std::size_t n, std::size_t seq_len,
-                           std::size_t* block_starts, Comp comp, const policy& p,
+                           std::size_t* block_starts, Comp comp, const ablation::design& p,
                            cudaStream_t stream);
 
 /// Entries of step 2's table of where each output block starts (one a block of a round).
-inline std::size_t block_start_entries(std::size_t n, const policy& p) {
+inline std::size_t block_start_entries(std::size_t n, const ablation::design& p) {
   return merge_blocks(n, static_cast<std::size_t>(p.merge_block_keys));
 }
 
@@ -50,13 +61,14 @@ std::size_t split_temp_bytes(std::size_t samples, std::size_t sequences, std::si
 template <class Key, class Comp>
 split_layout split(const Key* src, std::size_t n, std::size_t seq_len, std::size_t sequences,
                    std::size_t stride, std::size_t samples, std::size_t groups, void* temp,
-                   std::size_t temp_bytes, Comp comp, const policy& p, cudaStream_t stream);
+                   std::size_t temp_bytes, Comp comp, const ablation::design& p,
+                   cudaStream_t stream);
 
 /// A round of version 5 as its kernels see it.
 inline round_shape shape_of(std::size_t n, const merge_round& m, const policy& p) {
   return {n,      m.sequence_keys, m.sequences,   m.set_sequences,   m.sets,
           m.sample_stride, m.set_samples, m.set_groups, m.last_set_groups, m.groups,
-          static_cast<std::size_t>(p.oversampling)};
+          static_cast<std::size_t>(oversampling_of(p))};
 }
 
 /// Version 5, step 3 of one round: for every set of the round's sequences, the splitters and
@@ -81,7 +93,7 @@ void merge_sets(const Key* src, Key* out, std::size_t n, const merge_round& m,
 template <class Key, class Comp>
 void merge_groups(const Key* src, Key* out, std::size_t n, std::size_t seq_len,
                   std::size_t sequences, std::size_t groups, const split_layout& layout,
-                  Comp comp, const policy& p, cudaStream_t stream);
+                  Comp comp, const ablation::design& p, cudaStream_t stream);
 
 /// The paper's step 4 (policy::groups_on_chip = 0), first: pieces[g (L + 1) + i] = keys of
 /// group g in sequences before i, counted from the group's start ((L + 1) groups entries).
@@ -97,6 +109,6 @@ template <class Key, class Comp>
 void merge_groups_round_by_buffer(const Key* src, Key* dst, std::size_t seq_len,
                                   std::size_t sequences, std::size_t groups, int round,
                                   const split_layout& layout, const std::size_t* pieces,
-                                  Comp comp, const policy& p, cudaStream_t stream);
+                                  Comp comp, const ablation::design& p, cudaStream_t stream);
 
 }  // namespace warpsort::stages

@@ -3,7 +3,7 @@
 // ranges between device buffers, stream-ordered, and a wait for a stream that gives up at a
 // deadline. nccl_transport (warpsort/distributed.cuh) is the one the library gives; the tests
 // add one that runs several ranks on one GPU.
-#include "peer_memory.hpp"
+#include <warpsort/detail/distributed/peer_memory.hpp>
 
 #include <warpsort/error.hpp>
 
@@ -219,13 +219,17 @@ inline unsigned char* pinned_scratch(std::size_t bytes, int which = 0) {
   return b.ptr;
 }
 
-/// Every rank's `bytes` bytes at host `mine`, in rank order, into host `all` (size() x bytes),
-/// through device scratch `d_scratch` (size() + 1 x bytes); waits within the deadline.
+}  // namespace detail
+
+/// Every rank's `bytes` bytes at host `mine`, in rank order, into host `all` (size() x bytes):
+/// through host memory where the transport gathers there, else through device scratch
+/// `d_scratch` (size() + 1 x bytes) and the transport's all-gather. Every rank calls it; waits
+/// within the transport's deadline.
 inline void gather_to_host(transport& t, const void* mine, void* all, std::size_t bytes,
                            void* d_scratch, cudaStream_t stream, const char* phase) {
   if (t.gather_on_host(mine, all, bytes, stream, phase)) return;
   const std::size_t P = static_cast<std::size_t>(t.size());
-  unsigned char* host = pinned_scratch((P + 1) * bytes);
+  unsigned char* host = detail::pinned_scratch((P + 1) * bytes);
   auto* d = static_cast<unsigned char*>(d_scratch);
   std::memcpy(host + P * bytes, mine, bytes);
   WARPSORT_CUDA_CHECK(cudaMemcpyAsync(d + P * bytes, host + P * bytes, bytes,
@@ -235,6 +239,8 @@ inline void gather_to_host(transport& t, const void* mine, void* all, std::size_
   t.wait(stream, phase);
   std::memcpy(all, host, P * bytes);
 }
+
+namespace detail {
 
 /// transport::all_gather of device buffers, through host memory where the transport gathers
 /// there (gather_on_host: no collective to launch; the stream is drained first). The copy back

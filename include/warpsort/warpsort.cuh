@@ -77,6 +77,17 @@ sort_plan make_plan(std::size_t n, const policy& p, std::size_t sequences_left =
 merge_round plan_round(std::size_t n, std::size_t seq_keys, std::size_t set_sequences,
                        const policy& p);
 
+/// What a plan is fitted to: the GPU's SM count and what one block there may have.
+struct device_limits {
+  int sm_count = 0;
+  std::size_t smem_per_block = 0;  // the opt-in limit of one block's shared memory
+  int threads_per_block = 0;
+};
+
+/// The limits of CUDA device `device` (-1: the calling thread's current one), read from the
+/// driver the first time and kept (any thread).
+device_limits device_limits_of(int device = -1);
+
 /// What a sort of n keys of key_bytes bytes runs: plan_for's choices from the caller's policy.
 /// Either the library's rounds (`tuning`, every field set, and `plan`), or, below
 /// policy::pairwise_below_blocks blocks, the small-input path (`pairwise`: version 4's pairwise
@@ -87,17 +98,20 @@ struct sized_plan {
   bool pairwise = false;             // the small-input path
   bool chose_oversampling = false;   // the policy left oversampling to plan_for
   bool chose_max_sequences = false;  // ... and max_sequences
+  device_limits device;              // what the plan's blocks were checked against
   policy tuning;                     // the caller's policy, the fields it left chosen
   sort_plan plan;                    // the rounds (not pairwise)
   /// What was chosen, a line a choice, each with the rule that chose it.
   std::string describe() const;
 };
 
-/// Fits the caller's policy to a sort of n keys of key_bytes bytes: the size rules choose the
-/// fields the policy leaves to them (0) and the path; nothing the caller set is changed. Throws
-/// input_error where the policy is invalid. (The sort then checks the plan's blocks against the
-/// device it runs on: the threads and shared memory a block there may have.)
-sized_plan plan_for(std::size_t n, std::size_t key_bytes, const policy& p);
+/// Fits the caller's policy to a sort of n keys of key_bytes bytes on a device with these
+/// limits (device_limits_of() for the current one): the size rules choose the fields the
+/// policy leaves to them (0) and the path; nothing the caller set is changed. Throws input_error
+/// where the policy is invalid or the plan's blocks do not fit the device (the threads and
+/// shared memory one block there may have).
+sized_plan plan_for(std::size_t n, std::size_t key_bytes, const policy& p,
+                    const device_limits& device);
 
 /// Sorts n keys of d_in into d_out by `comp`. With d_temp == nullptr only sets temp_bytes.
 /// d_out may be d_in (in place); any other overlap of d_in, d_out and the temporary storage is

@@ -180,7 +180,7 @@ int run_components(const components_options& o) {
     out["sorts"].push_back({{"variant", variant}, {"ms", ms}, {"passes", passes},
                             {"steps_ms", {st.sort_chunks_ms, st.merge_sequences_ms, st.split_ms, st.merge_groups_ms}}});
   };
-  const sized_plan library = plan_for(n, sizeof(Key), p);
+  const sized_plan library = plan_for(n, sizeof(Key), p, device_limits_of());
   whole(5, [&](void* temp, std::size_t& bytes, stage_times* st) {
     sort_keys<Key>(temp, bytes, in.get(), a.get(), n, Comp{}, 0, p, st);
   }, library.pairwise ? 0 : 1 + library.plan.round_count);

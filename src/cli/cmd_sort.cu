@@ -163,7 +163,7 @@ int sort_host_keys(typename W::key_type* h_keys, std::size_t n, const std::strin
                    const sort_options& o, const device_check& dev) {
   using Key = typename W::key_type;
   const data::key_type type = data::key_type_of<Key>();
-  const sized_plan plan = plan_for(n, sizeof(Key), tuned_policy<Key>());
+  const sized_plan plan = plan_for(n, sizeof(Key), tuned_policy<Key>(), device_limits_of());
   const char* items = W::has_values ? "pairs" : "keys";
   std::string values;
   if constexpr (W::has_values)

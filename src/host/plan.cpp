@@ -1,12 +1,16 @@
 // The plan of a sort: every size and count of its steps, from n and the tuning alone; and
-// plan_for, the step that fits the caller's policy to n.
+// plan_for, the step that fits the caller's policy to n, the key's width and the device.
 #include <warpsort/detail/stages/index_math.hpp>
 
 #include <warpsort/ablation.cuh>
 #include <warpsort/warpsort.cuh>
 
+#include <cuda_runtime_api.h>
+
 #include <algorithm>
+#include <mutex>
 #include <string>
+#include <vector>
 
 namespace warpsort {
 
@@ -139,11 +143,56 @@ sort_plan make_plan(std::size_t n, const policy& p, std::size_t sequences_left) 
   return plan;
 }
 
-sized_plan plan_for(std::size_t n, std::size_t key_bytes, const policy& p) {
+device_limits device_limits_of(int device) {
+  static std::mutex guard;
+  static std::vector<device_limits> known;  // by device ordinal; sm_count 0: not read yet
+  if (device < 0) WARPSORT_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(guard);
+  if (known.size() <= static_cast<std::size_t>(device)) known.resize(static_cast<std::size_t>(device) + 1);
+  device_limits& d = known[static_cast<std::size_t>(device)];
+  if (d.sm_count == 0) {
+    int sms = 0, smem = 0, threads = 0;
+    WARPSORT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    WARPSORT_CUDA_CHECK(
+        cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    WARPSORT_CUDA_CHECK(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerBlock, device));
+    d = {sms, static_cast<std::size_t>(smem), threads};
+  }
+  return d;
+}
+
+namespace {
+
+/// The plan's blocks must be launchable on the device: at most the threads and the shared
+/// memory one of its blocks may have (block_sort_keys and group_capacity set both).
+void check_blocks(const sized_plan& s) {
+  const auto check = [&](const stages::thread_block_shape& shape, const char* field, int keys) {
+    if (shape.threads > s.device.threads_per_block || shape.smem_bytes > s.device.smem_per_block)
+      fail(std::string(field) + " = " + std::to_string(keys) + " needs blocks of " +
+           std::to_string(shape.threads) + " threads and " + std::to_string(shape.smem_bytes) +
+           " bytes of shared memory for " + std::to_string(s.key_bytes) +
+           "-byte keys (a block of this GPU may have " +
+           std::to_string(s.device.threads_per_block) + " and " +
+           std::to_string(s.device.smem_per_block) + ")");
+  };
+  const policy& p = s.tuning;
+  check(stages::sort_blocks_shape_of(s.key_bytes, p.block_sort_keys), "block_sort_keys",
+        p.block_sort_keys);
+  for (int r = 0; r < s.plan.round_count; ++r)
+    check(stages::merge_sets_shape_of(s.key_bytes, p.group_capacity,
+                                      static_cast<int>(s.plan.rounds[r].set_sequences)),
+          "group_capacity", p.group_capacity);
+}
+
+}  // namespace
+
+sized_plan plan_for(std::size_t n, std::size_t key_bytes, const policy& p,
+                    const device_limits& device) {
   check_policy(p);
   sized_plan s;
   s.n = n;
   s.key_bytes = key_bytes;
+  s.device = device;
   s.tuning = p;
   if (n < keys_in_blocks(p, p.pairwise_below_blocks)) {
     s.pairwise = true;
@@ -161,6 +210,7 @@ sized_plan plan_for(std::size_t n, std::size_t key_bytes, const policy& p) {
     s.tuning.max_sequences = std::max(max_sequences_of(p), one_round ? p.one_round_blocks : 0);
   }
   s.plan = make_plan(n, s.tuning);
+  if (n > 0) check_blocks(s);
   return s;
 }
 
@@ -172,6 +222,9 @@ std::string sized_plan::describe() const {
            std::to_string(tuning.pairwise_below_blocks) + blocks + "\n";
   std::string out = "path: " + std::to_string(plan.round_count) + " round(s) of steps 3 and 4 (" +
                     std::to_string(1 + plan.round_count) + " passes over the keys)\n";
+  out += "blocks: within the device's " + std::to_string(device.threads_per_block) +
+         " threads and " + std::to_string(device.smem_per_block) +
+         " bytes of shared memory a block (" + std::to_string(device.sm_count) + " SMs)\n";
   const bool small = n < keys_in_blocks(tuning, tuning.small_oversampling_blocks);
   if (chose_oversampling)
     out += "oversampling = " + std::to_string(tuning.oversampling) + (small ? ": n < " : ": n >= ") +

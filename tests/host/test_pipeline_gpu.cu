@@ -238,7 +238,7 @@ TEST(Pipeline, StepTimesFollowThePlan) {
   const float idle_step_ms = 2 * back_to_back_events_ms() + 0.001f;
   for (const auto& c : cases) {
     const std::size_t n = c.n;
-    const warpsort::sized_plan sized = warpsort::plan_for(n, sizeof(Key), c.given);
+    const warpsort::sized_plan sized = warpsort::plan_for(n, sizeof(Key), c.given, warpsort::device_limits_of());
     const bool pairwise = c.ablation || sized.pairwise;
     const warpsort::ablation::pairwise_plan pairs = warpsort::ablation::make_plan(
         n, warpsort::ablation::sized_for(c.ablation ? c.design : v4, n));

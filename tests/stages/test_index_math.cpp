@@ -1,5 +1,4 @@
 // CPU tests of the steps' index math, against plain C++ models (these run in CI).
-#include <warpsort/detail/device_limits.hpp>
 #include <warpsort/detail/stages/index_math.hpp>
 #include <warpsort/stages.hpp>
 
@@ -374,6 +373,7 @@ TEST(Plan, SizedForSmallInputs) {
 // the defaults; each rule chooses only what the policy left to it (0), never a field the caller
 // set, and can be switched off; the plan says what it chose.
 TEST(Plan, PlanForChoosesOnlyWhatThePolicyLeaves) {
+  const warpsort::device_limits h100{132, 227 * 1024, 1024};
   for (std::size_t bytes : {std::size_t{4}, std::size_t{8}}) {
     const warpsort::policy p = warpsort::default_policy_for(bytes);
     ASSERT_EQ(p.oversampling, 0);  // left to plan_for, else this test could not fail
@@ -385,7 +385,7 @@ TEST(Plan, PlanForChoosesOnlyWhatThePolicyLeaves) {
         static_cast<std::size_t>(p.small_oversampling_blocks) * p.block_sort_keys;
     ASSERT_LT(pairwise_below, small_below);
     for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, pairwise_below - 1}) {
-      const warpsort::sized_plan s = warpsort::plan_for(n, bytes, p);
+      const warpsort::sized_plan s = warpsort::plan_for(n, bytes, p, h100);
       EXPECT_TRUE(s.pairwise) << n;
       EXPECT_NE(s.describe().find("pairwise"), std::string::npos) << s.describe();
     }
@@ -393,7 +393,7 @@ TEST(Plan, PlanForChoosesOnlyWhatThePolicyLeaves) {
     ASSERT_GE(one_round_max, pairwise_below);  // else no input would take the one-round rule
     ASSERT_LT(warpsort::max_sequences_of(p), p.one_round_blocks);
     for (std::size_t n : {pairwise_below, one_round_max, one_round_max + 1, small_below - 1}) {
-      const warpsort::sized_plan s = warpsort::plan_for(n, bytes, p);
+      const warpsort::sized_plan s = warpsort::plan_for(n, bytes, p, h100);
       EXPECT_FALSE(s.pairwise) << n;
       EXPECT_TRUE(s.chose_oversampling && s.chose_max_sequences) << n;
       EXPECT_EQ(s.tuning.oversampling, p.small_oversampling) << n;
@@ -409,7 +409,7 @@ TEST(Plan, PlanForChoosesOnlyWhatThePolicyLeaves) {
           << s.describe();
     }
     for (std::size_t n : {small_below, std::size_t{1} << 34}) {
-      const warpsort::sized_plan s = warpsort::plan_for(n, bytes, p);
+      const warpsort::sized_plan s = warpsort::plan_for(n, bytes, p, h100);
       EXPECT_FALSE(s.pairwise) << n;
       EXPECT_EQ(s.tuning.oversampling, 64) << n;
       EXPECT_EQ(s.tuning.max_sequences, 32) << n;
@@ -419,7 +419,7 @@ TEST(Plan, PlanForChoosesOnlyWhatThePolicyLeaves) {
     set.oversampling = 128;
     set.max_sequences = 8;
     for (std::size_t n : {pairwise_below, one_round_max, small_below - 1, std::size_t{1} << 30}) {
-      const warpsort::sized_plan s = warpsort::plan_for(n, bytes, set);
+      const warpsort::sized_plan s = warpsort::plan_for(n, bytes, set, h100);
       EXPECT_FALSE(s.chose_oversampling || s.chose_max_sequences) << n;
       EXPECT_EQ(s.tuning.oversampling, 128) << n;
       EXPECT_EQ(s.tuning.max_sequences, 8) << n;
@@ -430,17 +430,17 @@ TEST(Plan, PlanForChoosesOnlyWhatThePolicyLeaves) {
     off.pairwise_below_blocks = 0;
     off.small_oversampling_blocks = 0;
     off.one_round_blocks = 0;
-    const warpsort::sized_plan s = warpsort::plan_for(1000, bytes, off);
+    const warpsort::sized_plan s = warpsort::plan_for(1000, bytes, off, h100);
     EXPECT_FALSE(s.pairwise);
     EXPECT_EQ(s.tuning.oversampling, 64);
     EXPECT_EQ(s.tuning.block_sort_keys, p.block_sort_keys);
     EXPECT_EQ(s.tuning.max_sequences, 32);
     warpsort::policy bad = p;
     bad.one_round_blocks = 65;
-    EXPECT_THROW(warpsort::plan_for(1000, bytes, bad), warpsort::input_error);
+    EXPECT_THROW(warpsort::plan_for(1000, bytes, bad, h100), warpsort::input_error);
     bad = p;
     bad.small_oversampling = 0;
-    EXPECT_THROW(warpsort::plan_for(1000, bytes, bad), warpsort::input_error);
+    EXPECT_THROW(warpsort::plan_for(1000, bytes, bad, h100), warpsort::input_error);
   }
   const warpsort::policy a{}, b = warpsort::default_policy_for(4);  // policy{} is the default
   EXPECT_EQ(std::make_tuple(a.block_sort_keys, a.max_sequences, a.oversampling,
@@ -1020,7 +1020,7 @@ TEST(DeviceLimits, DefaultPlansFitEveryGpuAndLargerBlocksAreRefusedWhereTheyDoNo
   // GPUs' limits as data: SMs, the shared memory a block may opt into, threads a block.
   struct gpu {
     const char* name;
-    warpsort::detail::device_limits limits;
+    warpsort::device_limits limits;
   };
   const gpu gpus[] = {{"H100", {132, 227 * 1024, 1024}},
                       {"A100", {108, 163 * 1024, 1024}},
@@ -1034,30 +1034,34 @@ TEST(DeviceLimits, DefaultPlansFitEveryGpuAndLargerBlocksAreRefusedWhereTheyDoNo
   for (const gpu& g : gpus)
     each_width([&](auto key) {
       using Key = decltype(key);
-      for (std::size_t n : {std::size_t{1000}, std::size_t{1} << 20, std::size_t{1} << 28}) {
-        const warpsort::sized_plan s =
-            warpsort::plan_for(n, sizeof(Key), warpsort::default_policy_for(sizeof(Key)));
-        if (s.pairwise) continue;  // version 4's blocks: 32 KiB of keys, two buffers
-        EXPECT_NO_THROW(warpsort::detail::check_block_shapes<Key>(s.plan, s.tuning, g.limits))
+      for (std::size_t n : {std::size_t{1000}, std::size_t{1} << 20, std::size_t{1} << 28})
+        EXPECT_NO_THROW(warpsort::plan_for(n, sizeof(Key), warpsort::default_policy_for(sizeof(Key)),
+                                           g.limits))
             << g.name << ", " << sizeof(Key) << "-byte keys, n " << n;
-      }
       // a group 1.5 times the default's: blocks of 100-108 KiB, so the L4 and the RTX 4090
       // (99 KiB) refuse it and the others run it
       warpsort::policy big = warpsort::default_policy_for(sizeof(Key));
       big.group_capacity = big.group_capacity / 2 * 3;
       const std::size_t n = std::size_t{1} << 24;
-      const auto plan = warpsort::make_plan(n, big);
+      const warpsort::device_limits unlimited{1, std::size_t{1} << 30, 1 << 30};
+      const auto plan = warpsort::plan_for(n, sizeof(Key), big, unlimited).plan;
       ASSERT_GT(plan.round_count, 0);
       const std::size_t smem =
           ws::merge_sets_shape<Key>(big.group_capacity,
                                     static_cast<int>(plan.rounds[0].set_sequences))
               .smem_bytes;
-      if (smem > g.limits.smem_per_block)
-        EXPECT_THROW(warpsort::detail::check_block_shapes<Key>(plan, big, g.limits),
-                     warpsort::input_error)
-            << g.name;
-      else
-        EXPECT_NO_THROW(warpsort::detail::check_block_shapes<Key>(plan, big, g.limits)) << g.name;
+      if (smem > g.limits.smem_per_block) {
+        try {
+          warpsort::plan_for(n, sizeof(Key), big, g.limits);
+          ADD_FAILURE() << g.name << ": not refused";
+        } catch (const warpsort::input_error& e) {
+          EXPECT_NE(std::string(e.what()).find("group_capacity = " + std::to_string(big.group_capacity)),
+                    std::string::npos)
+              << e.what();
+        }
+      } else {
+        EXPECT_NO_THROW(warpsort::plan_for(n, sizeof(Key), big, g.limits)) << g.name;
+      }
       EXPECT_EQ(smem > g.limits.smem_per_block, g.limits.smem_per_block < 100 * 1024)
           << g.name << ": " << smem << " bytes";
     });

@@ -4,7 +4,6 @@
 // alone, so nothing is read back from the device until the sort is done.
 #include <warpsort/detail/aliasing.hpp>
 #include <warpsort/detail/pairwise_impl.cuh>
-#include <warpsort/detail/device_limits.hpp>
 #include <warpsort/detail/event_marks.hpp>
 #include <warpsort/detail/stages/index_math.hpp>
 #include <warpsort/stages.hpp>
@@ -108,14 +107,14 @@ void sort_floats_as_bits(void* d_temp, std::size_t& temp_bytes, const Float* d_i
   }
 }
 
-/// The four steps on one stream: plan_for fits the policy to n; then step 1 and the plan's
+/// The four steps on one stream: plan_for fits the policy to n and the device; then step 1 and the plan's
 /// rounds of steps 3 and 4 (all but the last are step 2), or, for small inputs, version 4's
 /// pairwise path.
 template <class Key, class Comp>
 void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_out,
                         std::size_t n, Comp comp, cudaStream_t stream, const policy& given,
                         stage_times* times) {
-  const sized_plan sized = plan_for(n, sizeof(Key), given);
+  const sized_plan sized = plan_for(n, sizeof(Key), given, device_limits_of());
   if (sized.pairwise) {
     sort_pairwise(d_temp, temp_bytes, d_in, d_out, n, comp, stream,
                   ablation::sized_for(ablation::v4_for(sizeof(Key)), n), times);
@@ -123,7 +122,6 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
   }
   const policy& tuning = sized.tuning;
   const sort_plan& plan = sized.plan;
-  check_block_shapes<Key>(plan, tuning);
   stages::temp_carver carver(d_temp);
   const pipeline_detail::pipeline_storage s = pipeline_detail::carve<Key, Comp>(carver, plan);
   if (!stages::storage_ready(carver, d_temp, temp_bytes, "warpsort::sort_keys")) return;

@@ -27,7 +27,6 @@
 #include <warpsort/transport.hpp>
 
 #include <warpsort/detail/cub_merge_sort.cuh>
-#include <warpsort/detail/device_limits.hpp>
 #include <warpsort/detail/event_marks.hpp>
 #include <warpsort/detail/pairs_impl.cuh>
 #include <warpsort/detail/stages/merge_runs_impl.cuh>
@@ -1499,7 +1498,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     last_block.smem_bytes =
         sub_group_at<Bits>(local.group_capacity, m.set_sequences) + sizeof(sub_group<Bits>);
     stages::allow_dynamic_smem(merge_bucket_groups_kernel<Bits>, last_block.smem_bytes);
-    const int sms = warpsort::detail::current_device_limits().sm_count;
+    const int sms = warpsort::device_limits_of().sm_count;
     int per_sm = 0;
     WARPSORT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm, merge_bucket_groups_kernel<Bits>, last_block.threads, last_block.smem_bytes));

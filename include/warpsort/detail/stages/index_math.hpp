@@ -340,9 +340,12 @@ WARPSORT_HD key_range cut_window(std::size_t sample_cut, std::size_t stride, std
 
 // ---------------------------------------------------------------- version 5's on-chip blocks
 /// Keys a thread's network holds: E - 1 outputs an item. Wider keys take fewer registers.
+WARPSORT_HD constexpr int thread_merge_keys_of(std::size_t key_bytes) {
+  return key_bytes <= 4 ? 32 : key_bytes <= 8 ? 16 : 8;
+}
 template <class Key>
 constexpr int thread_merge_keys() {
-  return sizeof(Key) <= 4 ? 32 : sizeof(Key) <= 8 ? 16 : 8;
+  return thread_merge_keys_of(sizeof(Key));
 }
 
 /// Register cap of the thread-merge kernels (step 1's blocks, step 4's groups): 56 lets two
@@ -356,38 +359,50 @@ constexpr int thread_merge_max_registers() {
 
 /// Keys between two runs in shared memory: at least E - 1 (the filler an item may read past
 /// A's end), rounded so that every run of whole warps' keys starts 16-byte aligned.
+WARPSORT_HD constexpr int run_gap_of(std::size_t key_bytes) {
+  int g = thread_merge_keys_of(key_bytes) - 1;
+  while ((static_cast<std::size_t>(g) * key_bytes) % 16 != 0) ++g;
+  return g;
+}
 template <class Key>
 constexpr int run_gap() {
-  int g = thread_merge_keys<Key>() - 1;
-  while ((g * sizeof(Key)) % 16 != 0) ++g;
-  return g;
+  return run_gap_of(sizeof(Key));
 }
 
 /// A block that merges up to `keys` keys in up to `runs` gapped runs on chip: its threads (one
 /// an item of the busiest level) and its shared memory (the gapped keys, then the tables). The
-/// host sizes launches with it, the kernels carve their shared memory with it.
+/// host sizes launches with it (and plan_for checks it against the device, by the key's width),
+/// the kernels carve their shared memory with it.
 struct thread_block_shape {
   int threads;
   std::size_t tables_at;   // byte offset of the tables
   std::size_t smem_bytes;  // the whole block
 };
-template <class Key>
-WARPSORT_HD thread_block_shape thread_block_shape_for(int keys, int runs, int extra_ints = 0) {
-  constexpr int per_item = thread_merge_keys<Key>() - 1;
+WARPSORT_HD thread_block_shape thread_block_shape_of(std::size_t key_bytes, int keys,
+                                                            int runs, int extra_ints = 0) {
+  const int per_item = thread_merge_keys_of(key_bytes) - 1;
   const int items = items_bound(keys, runs, per_item);
   const int threads = (items + 31) / 32 * 32;
-  const std::size_t key_bytes =
-      static_cast<std::size_t>(keys + runs * run_gap<Key>()) * sizeof(Key);
-  const std::size_t tables_at = (key_bytes + 15) / 16 * 16;
+  const std::size_t bytes =
+      static_cast<std::size_t>(keys + runs * run_gap_of(key_bytes)) * key_bytes;
+  const std::size_t tables_at = (bytes + 15) / 16 * 16;
   const std::size_t table_ints = static_cast<std::size_t>(runs / 2 + 2 + threads + extra_ints);
   return {threads, tables_at, tables_at + table_ints * sizeof(int)};
+}
+template <class Key>
+WARPSORT_HD thread_block_shape thread_block_shape_for(int keys, int runs, int extra_ints = 0) {
+  return thread_block_shape_of(sizeof(Key), keys, runs, extra_ints);
 }
 
 /// Step 4's blocks (version 5): a group of up to `capacity` keys in up to `pieces` pieces; the
 /// pieces' offsets (pieces + 1 ints) follow the level tables.
+WARPSORT_HD thread_block_shape merge_sets_shape_of(std::size_t key_bytes, int capacity,
+                                                          int pieces) {
+  return thread_block_shape_of(key_bytes, capacity, pieces, pieces + 1);
+}
 template <class Key>
 WARPSORT_HD thread_block_shape merge_sets_shape(int capacity, int pieces) {
-  return thread_block_shape_for<Key>(capacity, pieces, pieces + 1);
+  return merge_sets_shape_of(sizeof(Key), capacity, pieces);
 }
 
 /// Keys one warp of step 1 sorts in registers: 32 a lane, as many as a thread merges.
@@ -406,10 +421,13 @@ constexpr bool stages_in_chunks() {
 WARPSORT_HD int staged_chunk(int chunk) { return chunk ^ ((chunk >> 3) & 7); }
 
 /// Step 1's blocks: block_keys keys in runs of warp_run_keys.
+WARPSORT_HD thread_block_shape sort_blocks_shape_of(std::size_t key_bytes, int block_keys) {
+  const int run_keys = 32 * thread_merge_keys_of(key_bytes);
+  return thread_block_shape_of(key_bytes, block_keys, (block_keys + run_keys - 1) / run_keys);
+}
 template <class Key>
 WARPSORT_HD thread_block_shape sort_blocks_shape(int block_keys) {
-  const int runs = (block_keys + warp_run_keys<Key>() - 1) / warp_run_keys<Key>();
-  return thread_block_shape_for<Key>(block_keys, runs);
+  return sort_blocks_shape_of(sizeof(Key), block_keys);
 }
 
 

@@ -21,7 +21,6 @@
 #include "temp_storage.hpp"
 
 #include <warpsort/detail/cub_merge_sort.cuh>
-#include <warpsort/detail/device_limits.hpp>
 #include <warpsort/error.hpp>
 
 #include <cub/device/device_radix_sort.cuh>
@@ -84,7 +83,7 @@ __global__ void rank_set_samples_kernel(const Key* src, round_shape r, unsigned 
 
 /// Most bytes of samples a block ranks on chip on a GPU with these limits: what one block may
 /// have there, and at most 160 KiB.
-inline std::size_t on_chip_sample_bytes(const detail::device_limits& d) {
+inline std::size_t on_chip_sample_bytes(const device_limits& d) {
   return min_size(160 * 1024, d.smem_per_block);
 }
 
@@ -97,7 +96,7 @@ bool ranks_set_samples_on_chip(const merge_round& m, std::size_t most_bytes) {
 }
 template <class Key>
 bool ranks_set_samples_on_chip(const merge_round& m) {
-  return ranks_set_samples_on_chip<Key>(m, on_chip_sample_bytes(detail::current_device_limits()));
+  return ranks_set_samples_on_chip<Key>(m, on_chip_sample_bytes(device_limits_of()));
 }
 
 /// A sample's sort key: its set, and its key (for the radix sort, mapped so that unsigned
@@ -247,7 +246,7 @@ split_layout split_sets(const Key* src, std::size_t n, const merge_round& m, voi
     // every SM several times.
     constexpr std::size_t per_warp = 4;
     const std::size_t least_blocks =
-        8 * static_cast<std::size_t>(detail::current_device_limits().sm_count);
+        8 * static_cast<std::size_t>(device_limits_of().sm_count);
     const std::size_t by_work = ceil_div(max_size(m.set_samples, 1), threads / policy::warp_threads * per_warp);
     const std::size_t chunks = max_size(1, min_size(by_work, ceil_div(least_blocks, m.sets)));
     const std::size_t smem = m.set_samples * sizeof(Key);

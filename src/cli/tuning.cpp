@@ -108,13 +108,7 @@ ablation::design apply_overrides(ablation::design d, const std::string& override
 
 template <class Key>
 policy tuned_policy() {
-  // read once: the environment does not change while the process runs, and the sort calls
-  // inside timed regions must not parse it again
-  static const policy tuned = [] {
-    const char* env = std::getenv("WARPSORT_POLICY");
-    return env ? apply_overrides(default_policy<Key>(), env) : default_policy<Key>();
-  }();
-  return tuned;
+  return tuned_sort<Key>().library;
 }
 
 sort_tuning tuning_from(const policy& library, std::size_t key_bytes, const char* policy_overrides,
@@ -130,7 +124,8 @@ sort_tuning tuning_from(const policy& library, std::size_t key_bytes, const char
 
 template <class Key>
 sort_tuning tuned_sort() {
-  // read once, as tuned_policy
+  // read once: the environment does not change while the process runs, and the sort calls
+  // inside timed regions must not parse it again
   static const sort_tuning tuned =
       tuning_from(default_policy<Key>(), sizeof(Key), std::getenv("WARPSORT_POLICY"),
                   std::getenv("WARPSORT_DESIGN"));

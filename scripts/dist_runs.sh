@@ -22,6 +22,11 @@
 #   exchange the keys copied straight into the peers' arenas (the default: copy engines, small
 #            pieces by one kernel a round), by copy engines only, and by NCCL's send and receive,
 #            uniform uint32 from 2^20 (30 runs a size to 2^26) to 2^31 (2 GPUs) or 2^32 (more);
+#   gather   small totals: the gathered path (--gather always: every rank's keys to every rank,
+#            each merging its slice) against the exchange (--gather never) and the default's
+#            choice, uniform uint32 from 2^20 to 2^28 on 2 ... G GPUs (1 GPU's sort beside each);
+#            the gathered path's copies by kernel and by copy engines, and its merge over fewer
+#            runs (--merge-runs), at 2^22 and 2^24 on G GPUs;
 #   network  uint32 uniform at 2^28 and 2^31 with NCCL's network transport (NCCL_P2P_DISABLE=1
 #            NCCL_SHM_DISABLE=1: every peer as if on another node), then scripts/dist_model.py
 #            network: each phase beside the model's for that link (not in the default list).
@@ -92,6 +97,18 @@ for stage in "${stages[@]}"; do
         dist "exchange_${way}_small" --exchange "$way" --sizes 2^20,2^22,2^23,2^24,2^25,2^26 \
           --reps 30 --warmup 3 $base
         dist "exchange_${way}" --exchange "$way" --sizes "2^28,2^30,$top" --reps 5 $base
+      done
+      ;;
+    gather)
+      for (( g = 2; g <= gpus; ++g )); do
+        for way in auto always never; do
+          dist_on "$g" "gather_${way}_g$g" --gather "$way" \
+            --sizes 2^20,2^22,2^23,2^24,2^25,2^26,2^27,2^28 --reps 10 --warmup 2
+        done
+      done
+      for variant in "--exchange sm_copies" "--exchange copy_engines" "--merge-runs 16" "--merge-runs 32"; do
+        name=$(echo "$variant" | tr -d '-' | tr ' ' '_')  # exchange_sm_copies, mergeruns_16, ...
+        dist "gather_$name" --gather always $variant --sizes 2^22,2^24 --reps 10 --warmup 2
       done
       ;;
     network)

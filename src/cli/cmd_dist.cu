@@ -131,6 +131,10 @@ distributed::options sort_options(rank_context& ctx, bool rebalance, bool timed)
                                                      : path::automatic;
   opts.memory = ctx.o.memory_plan == "two_copies" ? distributed::options::memory_plan::two_copies
                                                   : distributed::options::memory_plan::automatic;
+  using gather = distributed::options::gather_path;
+  opts.gather_all = ctx.o.gather == "never"    ? gather::never
+                    : ctx.o.gather == "always" ? gather::always
+                                               : gather::automatic;
   opts.local_sort = ctx.o.local == "cub_radix"   ? distributed::local_algorithm::cub_radix
                     : ctx.o.local == "cub_merge" ? distributed::local_algorithm::cub_merge
                                                  : distributed::local_algorithm::warpsort;
@@ -438,6 +442,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   bool copy_engines = false;         // alike on every rank
   bool sm_copies = false;            // rank 0's
   bool two_copies = false;           // alike on every rank
+  bool gathered = false;             // alike on every rank
   std::string failure;
   cudaEvent_t start, stop;
   WARPSORT_CUDA_CHECK(cudaEventCreate(&start));
@@ -522,6 +527,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
     copy_engines = r.copy_engines;
     sm_copies = r.sm_copies;
     two_copies = r.two_copies;
+    gathered = r.gathered;
     for (int p = 0; p < P; ++p) sent_to_others = std::max(sent_to_others, r.keys_sent_to_others(p));
   }
   WARPSORT_CUDA_CHECK(cudaEventDestroy(start));
@@ -622,6 +628,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   j["last_round"] = last_round_bucketed ? "bucketed" : "local";
   j["exchange"] = sm_copies ? "sm_copies" : copy_engines ? "copy_engines" : "nccl";
   j["memory_plan"] = two_copies ? "two_copies" : "apart";
+  j["gathered"] = gathered;
   j["exchange_gb_s_per_gpu"] = exchange_ms > 0 ? sent_to_others * pair_bytes / (exchange_ms * 1e6) : 0;
   if (alltoall_fits || P == 1) {
     j["nccl_alltoall_ms"] = alltoall_ms;
@@ -707,7 +714,7 @@ void write_results(const dist_options& o, const nlohmann::json& rows) {
   const std::vector<std::string> cols{
       "gpus", "type", "order", "distribution", "n", "rebalance", "values", "local", "generated_on", "reps", "ms",
       "keys_per_s", "local_sort_ms", "splitters_ms", "exchange_ms", "merge_ms", "rebalance_ms",
-      "largest_over_mean", "largest_over_mean_max", "exchange_rounds", "last_round", "exchange", "memory_plan", "exchange_bytes_per_gpu",
+      "largest_over_mean", "largest_over_mean_max", "exchange_rounds", "last_round", "exchange", "memory_plan", "gathered", "exchange_bytes_per_gpu",
       "exchange_gb_s_per_gpu", "nccl_alltoall_ms", "nccl_alltoall_gb_s_per_gpu", "single_gpu_ms",
       "speedup_vs_single_gpu", "validated"};
   std::ofstream csv(o.out + "/dist.csv");
@@ -989,7 +996,9 @@ int rank_body(rank_context& ctx, cudaStream_t stream) {
                      j["local_sort_ms"].get<double>(), j["splitters_ms"].get<double>(),
                      j["exchange_ms"].get<double>(), j["exchange_rounds"].get<std::size_t>(),
                      j["last_round"] == "bucketed" ? ", last round bucketed" : "",
-                     j["memory_plan"] == "two_copies" ? ", two copies" : "",
+                     j["memory_plan"] == "two_copies" ? ", two copies"
+                     : j["gathered"].get<bool>()         ? ", gathered"
+                                                         : "",
                      j["exchange"].get<std::string>(),
                      j["exchange_gb_s_per_gpu"].get<double>(),
                      j["nccl_alltoall_gb_s_per_gpu"].is_null()

@@ -29,6 +29,7 @@ struct dist_options {
   std::string last_round = "local";    // the local sort's last round: "local", or "bucketed" (run during the exchange)
   std::string exchange = "auto";      // "auto", "copy_engines", "sm_copies" (where every rank is on this host) or "nccl"
   std::string memory_plan = "auto";   // "auto" or "two_copies" (distributed::options::memory_plan)
+  std::string gather = "auto";        // "auto", "never" or "always" (distributed::options::gather_all)
   bool device_generate = false;       // uniform keys generated on the GPU (for huge totals)
   bool baseline = true;               // the single-GPU sort of the same total, on GPU 0
   int reps = 5;

@@ -183,6 +183,12 @@ CLI::App* add_dist_command(CLI::App& app, dist_options& o) {
                 "always two copies (two_copies: one round, keys without values, no rebalancing)")
       ->check(CLI::IsMember({"auto", "two_copies"}))
       ->capture_default_str();
+  d->add_option("--gather", o.gather,
+                "small totals: every rank's sorted keys copied to every rank, each merging its "
+                "own slice (no splitters, one host barrier): where the extra keys received are "
+                "at most 96 MiB a rank (auto), never, or always (keys, every rank on this host)")
+      ->check(CLI::IsMember({"auto", "never", "always"}))
+      ->capture_default_str();
   d->add_option("--merge-oversampling", o.merge_oversampling,
                 "the received runs' merge: every this many samples a splitter")
       ->check(CLI::Range(1, 1024))

@@ -716,7 +716,7 @@ TEST_F(CliProcess, DistKilledRankStopsEveryRank) {
   process_result r;
   const double took = seconds_of([&] {
     r = run_warpsort("dist --gpus 2 --sizes 2^20 --reps 1 --warmup 0 --no-baseline --timeout 300 "
-                     "--stall-rank 1 --stall-phase splitters --stall-action kill " + marker);
+                     "--gather never --stall-rank 1 --stall-phase splitters --stall-action kill " + marker);
   });
   EXPECT_NE(r.exit_code, 0) << r.output;
   EXPECT_CONTAINS(r.output, "rank 1 was killed by signal 9");

@@ -203,6 +203,7 @@ TYPED_TEST(DistributedKeys, AnyRanksEveryDistributionBothOrders) {
     using Comp = decltype(comp);
     distributed::options o;
     o.rebalance = rebalance;
+    o.gather_all = distributed::options::gather_path::never;  // the exchange (the gathered path: below)
     const auto inputs = make_inputs<Key, Comp>(dist, counts, 100 + P);
     const auto runs = sort_on_threads<Key, Comp>(inputs, o);
     std::string label = "P " + std::to_string(P) + " " + dist + (rebalance ? " rebalanced" : "") +
@@ -303,6 +304,72 @@ TEST(Distributed, TwoCopyMemoryPlanIsRefusedAlikeWhereItCannotRun) {
   refused_everywhere(o, path::direct, "rebalancing");
 }
 
+// The gathered path (options::gather_all, small totals): every rank's sorted share copied into
+// every peer's arena, each rank merging its own slice of all the keys. Its output counts are the
+// exact shares (the input counts with rebalancing), and automatic takes it for small totals.
+TYPED_TEST(DistributedKeys, GatheredMergeOnAnyRanks) {
+  WARPSORT_REQUIRE_GPU();
+  using Key = TypeParam;
+  using gather = distributed::options::gather_path;
+  const auto run = [&](auto comp, int P, const std::string& dist,
+                       const std::vector<std::size_t>& counts, bool rebalance, path how,
+                       gather asked = gather::always) {
+    using Comp = decltype(comp);
+    distributed::options o;
+    o.rebalance = rebalance;
+    o.gather_all = asked;
+    const auto inputs = make_inputs<Key, Comp>(dist, counts, 700 + P);
+    const auto runs = sort_on_threads<Key, Comp>(inputs, o, {}, how);
+    std::string label = "gathered P " + std::to_string(P) + " " + dist +
+                        (rebalance ? " rebalanced" : "") + " path " + path_name(how) + " counts";
+    for (auto c : counts) label += " " + std::to_string(c);
+    std::size_t total = 0;
+    for (auto c : counts) total += c;
+    for (int r = 0; r < P; ++r) {
+      const rank_run& one = runs[static_cast<std::size_t>(r)];
+      if (one.error) continue;  // expect_sorted_whole names it
+      EXPECT_EQ(one.result.gathered, P > 1 && total > 0) << label << ": rank " << r;
+      if (!one.result.gathered) continue;
+      const std::size_t share =
+          rebalance ? counts[static_cast<std::size_t>(r)]
+                    : distributed::balanced_start(r + 1, P, total) - distributed::balanced_start(r, P, total);
+      EXPECT_EQ(one.result.count, share) << label << ": rank " << r << " (exact shares)";
+    }
+    expect_sorted_whole<Key, Comp>(inputs, runs, o, label);
+  };
+  for (int P : {1, 2, 3, 5, 8})
+    for (const std::string dist : {"uniform", "all_equal", "eight_distinct", "sorted", "specials"})
+      for (bool rebalance : {false, true}) {
+        run(less<Key>{}, P, dist, std::vector<std::size_t>(P, 20011), rebalance, path::direct);
+        run(greater<Key>{}, P, dist, std::vector<std::size_t>(P, 3001), rebalance, path::sm_copies);
+      }
+  for (int P : {2, 3, 8}) {  // uneven and empty ranks, one rank holding every key, both copies
+    std::vector<std::size_t> uneven(P);
+    for (int r = 0; r < P; ++r) uneven[r] = r % 3 == 1 ? 0 : 5000 * static_cast<std::size_t>(r + 1) + 7;
+    std::vector<std::size_t> one(P, 0);
+    one[0] = 70001;
+    std::vector<std::size_t> few(P, 0);
+    few[P - 1] = 1;  // fewer keys than ranks: most shares empty
+    for (path how : {path::copy_engines, path::sm_copies})
+      for (bool rebalance : {false, true}) {
+        run(less<Key>{}, P, "uniform", uneven, rebalance, how);
+        run(greater<Key>{}, P, "eight_distinct", uneven, rebalance, how);
+        run(less<Key>{}, P, "uniform", one, rebalance, how);
+        run(less<Key>{}, P, "uniform", few, rebalance, how);
+      }
+  }
+  // many groups, slices ending inside groups (capped for compute-sanitizer runs); automatic
+  // takes the gathered path at these totals
+  for (std::size_t per_rank : warpsort::testing::capped({std::size_t{1} << 20}))
+    for (int P : {2, 4}) {
+      run(less<Key>{}, P, "uniform", std::vector<std::size_t>(P, per_rank + 3), false, path::direct,
+          gather::automatic);
+      std::vector<std::size_t> lopsided(P, per_rank / 8);
+      lopsided[0] = 2 * per_rank + 1;
+      run(greater<Key>{}, P, "all_equal", lopsided, true, path::copy_engines);
+    }
+}
+
 /// What P ranks of sort_pairs left: each rank's keys and values, or its error.
 template <class Key, class Value>
 struct pairs_run {
@@ -365,6 +432,27 @@ pairs_run<Key, Value> pairs_on_threads(const std::vector<std::vector<Key>>& inpu
     });
   for (auto& th : threads) th.join();
   return run;
+}
+
+TEST(Distributed, GatheredMergeIsRefusedAlikeWhereItCannotRun) {
+  WARPSORT_REQUIRE_GPU();
+  using Key = std::uint32_t;
+  const int P = 3;
+  distributed::options o;
+  o.gather_all = distributed::options::gather_path::always;
+  const auto inputs = make_inputs<Key, less<Key>>("uniform", {1000, 2000, 3000}, 7);
+  for (path how : {path::transport, path::transport_into_arenas}) {  // no copies into arenas
+    const auto runs = sort_on_threads<Key, less<Key>>(inputs, on_path(o, how), {}, how);
+    for (int r = 0; r < P; ++r) {
+      const auto& e = runs[static_cast<std::size_t>(r)].error;
+      ASSERT_TRUE(e) << path_name(how) << ": rank " << r << " did not refuse";
+      EXPECT_NE(what(e).find("gather_all"), std::string::npos) << path_name(how) << ": " << what(e);
+    }
+  }
+  const auto pairs = pairs_on_threads<Key, std::uint32_t, less<Key>>(inputs, o, path::direct);
+  for (int r = 0; r < P; ++r)
+    EXPECT_NE(pairs.errors[static_cast<std::size_t>(r)].find("gather_all"), std::string::npos)
+        << "pairs: rank " << r << ": " << pairs.errors[static_cast<std::size_t>(r)];
 }
 
 /// The run against a stable sort of (key, global index) by Comp: every value (its input index)
@@ -993,6 +1081,12 @@ void fuzz_case_on_threads(const warpsort::cli::dist_fuzz_case& c, int P, const s
     o.merge_runs = merge_runs[c.total / 4 % 4];
     o.local_sort = local_sort;
     o.bucket_last_round = c.seed / 4 % 2 == 0;  // used where a rank's local sort has rounds
+    // the gathered path: forced where the keys are copied into arenas, refused, or left to
+    // automatic (which takes it at these totals where the rounds are the library's choice)
+    using gather = distributed::options::gather_path;
+    o.gather_all = c.seed / 16 % 3 == 0 && is_direct(how) ? gather::always
+                   : c.seed / 16 % 3 == 1                 ? gather::never
+                                                          : gather::automatic;
     const auto inputs = make_inputs<Key, Comp>(dist, counts, c.seed);
     const auto runs = sort_on_threads<Key, Comp>(inputs, o, {}, how);
     expect_sorted_whole<Key, Comp>(inputs, runs, o, label + " path " + path_name(how));

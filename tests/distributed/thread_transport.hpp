@@ -138,7 +138,18 @@ class thread_group {
       arenas_[r] = nullptr;
       arena_sizes_[r] = 0;
       void* p = nullptr;
-      arena_failed_[r] = cudaMalloc(&p, bytes[r]) != cudaSuccess;
+      cudaError_t status = cudaMalloc(&p, bytes[r]);
+      if (status == cudaErrorMemoryAllocation) {
+        // as nccl_transport's arenas: the stream-ordered pool may keep what the agreement
+        // counted as free (its unused bytes): give it back and try once more
+        (void)cudaGetLastError();
+        cudaMemPool_t pool;
+        WARPSORT_CUDA_CHECK(cudaDeviceGetMemPool(&pool, 0));
+        WARPSORT_CUDA_CHECK(cudaDeviceSynchronize());
+        WARPSORT_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
+        status = cudaMalloc(&p, bytes[r]);
+      }
+      arena_failed_[r] = status != cudaSuccess;
       if (arena_failed_[r]) (void)cudaGetLastError();
       else {
         arenas_[r] = static_cast<unsigned char*>(p);

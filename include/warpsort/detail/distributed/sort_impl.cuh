@@ -17,6 +17,8 @@
 //      version 5, over runs; pairs of 32-bit words as packed (word, place) items, wider pairs
 //      re-sorted stably) while part k + 1 travels;
 //   4. optionally, an exchange of contiguous ranges rebalances the output to the input counts.
+// Small totals, where every rank copies into its peers' arenas, skip steps 2-4 (gather_and_merge):
+// every rank's whole sorted share goes to every rank, which merges its own slice of all of them.
 // The host waits for a few bytes twice a call: the statuses, and the counts, which also carry
 // whether each rank's allocation succeeded, so every rank learns of a failure before keys move.
 // Every rank makes the same sequence of collectives whatever its count (a rank with no keys
@@ -825,6 +827,70 @@ rank_needs needs_of(std::size_t n, std::size_t total, int ranks, int rank, const
   return need;
 }
 
+/// The gathered path (options::gather_all): every rank's sorted share copied whole into every
+/// other rank's arena, each merging its slice of all N keys. Rank q's arena holds the other
+/// ranks' shares in rank order (each aligned), then its own share sorted (the spare buffer),
+/// then the storage of its local sort and merge: all of a rank's work memory, reserved with the
+/// arenas, whose reservation every rank learns the outcome of before any key moves.
+struct gather_layout {
+  std::vector<std::size_t> share_at;  // share_at[p]: where rank p's share is, in keys (p != q)
+  std::size_t spare_at = 0, temp_at = 0, temp_bytes = 0, bytes = 0;  // in bytes
+};
+/// Where rank p's share lands in rank q's arena, in keys.
+template <class Bits>
+std::size_t gather_share_at(const std::vector<std::size_t>& counts, std::size_t q, std::size_t p) {
+  std::size_t at = 0;
+  for (std::size_t r = 0; r < p; ++r)
+    if (r != q) at = stages::ceil_div(at + counts[r], aligned_words<Bits>) * aligned_words<Bits>;
+  return at;
+}
+/// The runs every rank merges: every rank's sequences (its local plan's), in rank order.
+inline std::vector<std::size_t> gather_run_lengths(const std::vector<local_plan>& plans) {
+  std::vector<std::size_t> lengths;
+  for (const local_plan& lp : plans)
+    for (std::size_t i = 0; i < lp.sequences; ++i)
+      lengths.push_back(std::min(lp.sequence_keys, lp.n - i * lp.sequence_keys));
+  return lengths;
+}
+/// Rank q's arena; `merge_bytes`: the merge's storage (alike on every rank).
+template <class Bits>
+gather_layout gather_layout_of(const std::vector<std::size_t>& counts, std::size_t q,
+                               const local_plan& lp, std::size_t merge_bytes, const policy& local) {
+  const std::size_t P = counts.size();
+  const auto round_up = [](std::size_t x, std::size_t to) { return stages::ceil_div(x, to) * to; };
+  gather_layout g;
+  g.share_at.assign(P, 0);
+  for (std::size_t p = 0; p < P; ++p) g.share_at[p] = gather_share_at<Bits>(counts, q, p);
+  g.spare_at = round_up(gather_share_at<Bits>(counts, q, P) * sizeof(Bits), 256);
+  g.temp_at = round_up(g.spare_at + counts[q] * sizeof(Bits), 256);
+  g.temp_bytes = std::max(local_sort_bytes<Bits, no_values>(lp, local), merge_bytes);
+  g.bytes = g.temp_at + g.temp_bytes;
+  return g;
+}
+/// The gathered merge's storage: every rank's sequences, as runs.
+template <class Bits>
+std::size_t gather_merge_bytes(const std::vector<local_plan>& plans, const options& o,
+                               const policy& local) {
+  const std::vector<std::size_t> lengths = gather_run_lengths(plans);
+  return stages::merge_runs_temp_bytes<Bits>(stages::make_runs_shape(
+      lengths.data(), static_cast<int>(lengths.size()), local.group_capacity, o.merge_oversampling));
+}
+
+/// The extra keys' bytes a rank may receive on the gathered path, (P - 1)^2 / P^2 N keys more
+/// than the exchange's, where options::gather_all is automatic: on two, three and four H200s
+/// (uint32, 2^22-2^28 keys) the gathered path was the faster up to 2^26, 2^25 and 2^25 keys in
+/// all, 64-114 MiB of extra keys a rank, and the exchange from 2^27, 2^26 and 2^26 (128-144
+/// MiB): the splitters' ~0.2 ms of host round trips against the extra copies at ~350 GB/s.
+constexpr std::size_t gather_extra_bytes = std::size_t{96} << 20;
+/// A share copied to the peers by one kernel up to this size (four H200s, 4 and 16 MiB shares:
+/// 0.278 against 0.307 ms and 0.514 against 0.528 ms by copy engines, the call's time), by copy
+/// engines above it (where a copy engine's few microseconds of the host no longer count).
+constexpr std::size_t gather_kernel_copy_bytes = std::size_t{16} << 20;
+inline bool gather_pays(std::size_t total, int ranks, std::size_t key_bytes) {
+  const std::size_t P = static_cast<std::size_t>(ranks);
+  return total * key_bytes * (P - 1) * (P - 1) <= gather_extra_bytes * P * P;
+}
+
 /// A second stream, for the exchange: on leaving, the caller's stream waits for it.
 class side_stream {
  public:
@@ -878,6 +944,97 @@ class side_stream {
   cudaStream_t main_;
   cudaStream_t stream_ = nullptr;
 };
+
+/// The gathered path, once every rank has agreed on it and reserved its arena (gather_layout):
+/// the local sort into sequences (its plan's, as for the exchange) in the arena's spare buffer;
+/// their copies into every peer's arena (one kernel, or copy engines for large shares) and an
+/// event; one host barrier; then this rank's slice of the merge of every rank's sequences, into
+/// keys.
+template <class Bits, class ToWords, class FromWords, class Enter>
+void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stream,
+                      const options& o, const policy& local, const std::vector<std::size_t>& counts,
+                      const std::vector<local_plan>& plans, const peer_memory::arenas& arenas,
+                      warpsort::detail::event_marks<6>& events, sort_result& result,
+                      ToWords to_words, FromWords from_words, Enter enter) {
+  const int ranks = t.size(), me = t.rank();
+  const std::size_t P = counts.size(), mine = static_cast<std::size_t>(me);
+  peer_memory* const peers = t.peers();
+  const local_plan& lp = plans[mine];
+  const gather_layout g = gather_layout_of<Bits>(counts, mine, lp,
+                                                 gather_merge_bytes<Bits>(plans, o, local), local);
+  unsigned char* const arena = arenas.at[mine];
+  Bits* const spare = reinterpret_cast<Bits*>(arena + g.spare_at);
+  void* const temp = arena + g.temp_at;
+
+  enter("local_sort");
+  events.mark(0);
+  if (n > 0) {
+    to_words(stream);
+    sort_into_sequences<Bits, no_values>(keys, spare, nullptr, nullptr, lp, temp, g.temp_bytes,
+                                         stream, local);
+  }
+  events.mark(1);
+  events.mark(2);  // no splitters
+
+  enter("exchange");
+  // to the next rank first, so that at a time each rank is written by one other
+  const bool by_kernel = o.exchange == options::exchange_path::sm_copies ||
+                         (o.exchange == options::exchange_path::automatic &&
+                          n * sizeof(Bits) <= gather_kernel_copy_bytes);
+  copy_list<Bits> copies;
+  for (std::size_t j = 1; j < P && n > 0; ++j) {
+    const std::size_t q = (mine + j) % P;
+    Bits* const to = reinterpret_cast<Bits*>(arenas.at[q]) + gather_share_at<Bits>(counts, q, mine);
+    if (by_kernel)
+      copies.add(spare, to, n);
+    else
+      WARPSORT_CUDA_CHECK(cudaMemcpyAsync(to, spare, n * sizeof(Bits), cudaMemcpyDeviceToDevice, stream));
+  }
+  if (copies.count > 0) {
+    copy_pieces_kernel<Bits><<<static_cast<unsigned>(copies.first_block[copies.count]), 256, 0,
+                               stream>>>(copies);
+    WARPSORT_CHECK_LAUNCH();
+  }
+  WARPSORT_CUDA_CHECK(cudaEventRecord(peers->sent(me, 0), stream));
+  peers->barrier("exchange");
+  for (int p = 0; p < ranks; ++p)
+    if (p != me) WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(stream, peers->sent(p, 0), 0));
+  events.mark(3);
+
+  enter("merge");
+  const std::vector<std::size_t> offsets = prefix(counts);
+  const std::size_t total = offsets[P];
+  const auto first = [&](std::size_t q) {
+    return o.rebalance ? offsets[q] : balanced_prefix(static_cast<int>(q), ranks, total);
+  };
+  const std::vector<std::size_t> lengths = gather_run_lengths(plans);
+  stages::run_sources<Bits> sources{};
+  for (std::size_t p = 0, run = 0; p < P; ++p) {
+    const Bits* const share = p == mine ? spare : reinterpret_cast<const Bits*>(arena) + g.share_at[p];
+    for (std::size_t i = 0; i < plans[p].sequences; ++i, ++run)
+      sources.at[run] = share + i * plans[p].sequence_keys;
+  }
+  stages::merge_runs<Bits>(sources, keys,
+                           stages::make_runs_shape(lengths.data(), static_cast<int>(lengths.size()),
+                                                   local.group_capacity, o.merge_oversampling),
+                           local.group_capacity, temp, g.temp_bytes, stream,
+                           {first(mine), first(mine + 1)});
+  peers->release_after(stream);  // the arena is read until the merge is done
+  events.mark(4);
+
+  result.gathered = true;
+  result.copy_engines = true;  // straight into the arenas (by_kernel: with the SMs)
+  result.sm_copies = by_kernel;
+  result.exchange_rounds = 1;
+  result.temp_bytes = g.bytes - g.spare_at;
+  for (std::size_t q = 0; q < P; ++q) {
+    result.counts[q] = first(q + 1) - first(q);
+    for (std::size_t p = 0; p < P; ++p) result.sent[p * P + q] = p == q ? 0 : counts[p];
+  }
+  result.count = result.counts[mine];
+  from_words(result.count, stream);
+  events.mark(5);
+}
 
 /// The sort of unsigned words (ascending) on this rank; to_words / from_words map the caller's
 /// keys in place once every rank has agreed to go ahead, and back at the end. One rank sorts its
@@ -993,6 +1150,34 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     use_two_copies();
   }
   std::vector<rank_needs> needs = needs_with(parts);
+  // small totals: every rank's share to every rank, each merging its slice (options::gather_all;
+  // alike on every rank: the options, the gathered counts, whether all have arenas)
+  const bool gather_possible = ranks > 1 && total > 0 && !has_values<Value> && in_arena &&
+                               o.exchange != options::exchange_path::transport;
+  if (o.gather_all == options::gather_path::always && ranks > 1 && total > 0 && !gather_possible)
+    throw input_error("warpsort::distributed::sort_keys: gather_all = always needs keys without "
+                      "values and a transport with receive arenas every rank copies into");
+  bool gather = gather_possible &&
+                (o.gather_all == options::gather_path::always ||
+                 (o.gather_all == options::gather_path::automatic && o.exchange_parts == 0 &&
+                  o.memory == options::memory_plan::automatic &&
+                  o.exchange == options::exchange_path::automatic &&
+                  gather_pays(total, ranks, sizeof(Bits))));
+  // its plan: the local plans without a bucketed round (one round), everything in the arena,
+  // the same capacity asked as of the exchange
+  const auto gather_needs = [&] {
+    if (bucketing(parts)) plan_all(false);
+    std::vector<rank_needs> v = needs;
+    const std::size_t merge_bytes = gather_merge_bytes<Bits>(plans, o, local);
+    for (std::size_t p = 0; p < P; ++p) {
+      v[p].parts = 1;
+      v[p].temp_bytes = 0;
+      v[p].in_arena = true;
+      v[p].arena_bytes = gather_layout_of<Bits>(counts, p, plans[p], merge_bytes, local).bytes;
+    }
+    return v;
+  };
+  if (gather) needs = gather_needs();
   bool counted = true;  // every rank's free memory covers its plan, or is the driver's count
   for (std::size_t p = 0; p < P; ++p) {
     const std::uint64_t arena = all[p].arena == no_arena ? 0 : all[p].arena;
@@ -1008,14 +1193,20 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
       if (!fits(needs[p], all[p])) return false;
     return true;
   };
-  if (parts > 1 && o.exchange_parts == 0 && !all_fit()) {
+  if (gather && o.gather_all == options::gather_path::automatic && !all_fit()) {
+    gather = false;  // the exchange's plan, which receives fewer keys
+    plan_all(bucketing(parts));
+    needs = needs_with(parts);
+  }
+  if (gather) parts = 1;
+  if (!gather && parts > 1 && o.exchange_parts == 0 && !all_fit()) {
     if (bucketing(parts)) plan_all(false);  // one round has no bucketed last round
     parts = 1;
     needs = needs_with(parts);
   }
   // where even one round's three copies do not fit some rank, two (alike on every rank: the
   // statuses are exact here, gathered again above where the first count fell short)
-  if (!two_copies && two_copies_possible && o.memory == options::memory_plan::automatic &&
+  if (!gather && !two_copies && two_copies_possible && o.memory == options::memory_plan::automatic &&
       (o.exchange_parts == 0 || o.exchange_parts == 1) && !all_fit()) {
     use_two_copies();
     needs = needs_with(parts);
@@ -1105,6 +1296,19 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   const bool direct = in_arena && arenas.direct && o.exchange != options::exchange_path::transport;
   result.copy_engines = direct;
   result.two_copies = two_copies;
+  if (gather) {
+    if (!direct)  // alike on every rank (peer_memory::arenas::direct)
+      throw agreed_failure(cudaErrorNotSupported,
+                           "warpsort::distributed::sort_keys: gathering every rank's keys needs "
+                           "them copied straight into the peers' arenas, which this transport "
+                           "cannot (every rank stops here; no key moved)");
+    if constexpr (!has_values<Value>) {
+      gather_and_merge<Bits>(t, keys, n, stream, o, local, counts, plans, arenas, events, result,
+                             to_words, from_words, enter);
+      finish();
+      return result;
+    }
+  }
   if (two_copies && !direct)  // alike on every rank (peer_memory::arenas::direct)
     throw agreed_failure(cudaErrorNotSupported,
                          "warpsort::distributed::sort_keys: the two-copy memory plan needs the keys "

@@ -208,17 +208,17 @@ void merge_groups_round_by_buffer(const Key* src, Key* dst, std::size_t seq_len,
   WARPSORT_CHECK_LAUNCH();
 }
 
-/// A block merges `pieces` sorted pieces into out: piece i starts at piece_at(i) and holds
-/// piece_keys(i) keys, at most `capacity` in all (shared memory as merge_sets_shape<Key>(capacity,
-/// max_pieces) says). The pieces are copied into the gapped layout (odd pieces reversed,
-/// sentinels after even ones), threads merge them level by level in place (thread_merge.cuh)
-/// and the block writes the result at out_at() (asked for only then: a pointer held through the
-/// merge would cost registers). `group` names the block if the bound is ever broken.
-template <class Key, class Comp, class PieceAt, class PieceKeys, class OutAt>
-__device__ __forceinline__ void merge_pieces_on_chip(unsigned char* smem, int capacity,
-                                                     int max_pieces, int pieces,
-                                                     PieceAt piece_at, PieceKeys piece_keys,
-                                                     OutAt out_at, std::size_t group, Comp comp) {
+/// A block merges `pieces` sorted pieces in shared memory: piece i starts at piece_at(i) and
+/// holds piece_keys(i) keys, at most `capacity` in all (shared memory as
+/// merge_sets_shape<Key>(capacity, max_pieces) says). The pieces are copied into the gapped
+/// layout (odd pieces reversed, sentinels after even ones) and threads merge them level by level
+/// in place (thread_merge.cuh); the merged keys are then smem's first Keys, and their count is
+/// returned. `group` names the block if the bound is ever broken.
+template <class Key, class Comp, class PieceAt, class PieceKeys>
+__device__ __forceinline__ int merge_pieces_in_shared(unsigned char* smem, int capacity,
+                                                      int max_pieces, int pieces,
+                                                      PieceAt piece_at, PieceKeys piece_keys,
+                                                      std::size_t group, Comp comp) {
   constexpr int E = thread_merge_keys<Key>(), gap = run_gap<Key>();
   Key* const keys = reinterpret_cast<Key*>(smem);
   const thread_block_shape shape = merge_sets_shape<Key>(capacity, max_pieces);
@@ -255,7 +255,19 @@ __device__ __forceinline__ void merge_pieces_on_chip(unsigned char* smem, int ca
   __pipeline_wait_prior(0);
   __syncthreads();
   merge_runs_in_place<E, gap>(keys, table_runs{offsets, pieces, 0}, tables, comp);
-  copy_block_out(out_at(), keys, count);
+  return count;
+}
+
+/// The same, the block then writing the merged keys at out_at() (asked for only then: a pointer
+/// held through the merge would cost registers).
+template <class Key, class Comp, class PieceAt, class PieceKeys, class OutAt>
+__device__ __forceinline__ void merge_pieces_on_chip(unsigned char* smem, int capacity,
+                                                     int max_pieces, int pieces,
+                                                     PieceAt piece_at, PieceKeys piece_keys,
+                                                     OutAt out_at, std::size_t group, Comp comp) {
+  const int count = merge_pieces_in_shared<Key>(smem, capacity, max_pieces, pieces, piece_at,
+                                                piece_keys, group, comp);
+  copy_block_out(out_at(), reinterpret_cast<const Key*>(smem), count);
 }
 
 /// Version 5: block g merges group g of a round: its pieces, one from each sequence of its

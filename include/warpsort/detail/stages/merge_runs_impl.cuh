@@ -3,7 +3,10 @@
 // sort's last step, where each rank merges the runs it received from every rank. Step 3 samples
 // every s-th key of each run, sorts the sample by (key, position) and takes every K-th as a
 // splitter; a warp per splitter cuts every run at it. Step 4 merges each group's pieces on chip
-// with version 5's block merge (merge_pieces_on_chip). No group exceeds (K + runs) s keys.
+// with version 5's block merge (merge_pieces_in_shared). No group exceeds (K + runs) s keys.
+// A window of the output may be asked for alone (a rank holding every rank's runs merges its
+// own slice of them): groups outside it are skipped, and one across its ends is merged whole
+// and written in part.
 #include "index_math.hpp"
 #include "launch.hpp"
 #include "merge_groups_impl.cuh"
@@ -72,21 +75,31 @@ __global__ void cut_runs_kernel(run_sources<Key> src, runs_shape r, const std::s
   if (lane_id() == 0) group_offsets[j + 1] = before;
 }
 
-/// Block g merges group g: piece i is run i between rows g and g + 1 of the bounds.
+/// Positions [from, to) of the merged runs, written at out[0, to - from).
+struct output_window {
+  std::size_t from = 0, to = ~std::size_t{0};
+};
+
+/// Block g merges group g (piece i: run i between rows g and g + 1 of the bounds) and writes
+/// the part of it inside the window.
 template <class Key, class Comp>
 __global__ void __maxnreg__(thread_merge_max_registers<Key>())
     merge_run_groups_kernel(run_sources<Key> src, runs_shape r, Key* out, int capacity,
                             const std::size_t* bounds, const std::size_t* group_offsets,
-                            Comp comp) {
+                            output_window window, Comp comp) {
   extern __shared__ __align__(16) unsigned char smem[];
   const int runs = r.runs;
   const std::size_t g = blockIdx.x, width = static_cast<std::size_t>(runs);
+  const std::size_t begin = group_offsets[g], end = group_offsets[g + 1];
+  const std::size_t first = max_size(begin, window.from), last = min_size(end, window.to);
+  if (first >= last) return;  // the whole block: nothing of the group is asked for
   const std::size_t* const from = bounds + g * width;
   const std::size_t* const to = from + width;
-  merge_pieces_on_chip<Key>(
+  merge_pieces_in_shared<Key>(
       smem, capacity, runs, runs, [&](int i) { return src.at[i] + (from[i] - r.start[i]); },
-      [&](int i) { return static_cast<int>(to[i] - from[i]); },
-      [&] { return out + group_offsets[g]; }, g, comp);
+      [&](int i) { return static_cast<int>(to[i] - from[i]); }, g, comp);
+  copy_block_out(out + (first - window.from), reinterpret_cast<const Key*>(smem) + (first - begin),
+                 static_cast<int>(last - first));
 }
 
 namespace runs_detail {
@@ -128,13 +141,14 @@ std::size_t merge_runs_temp_bytes(const runs_shape& r) {
   return c.used();
 }
 
-/// Merges the runs (as `r` describes them, each where `src` says) into out, ascending. Keys:
-/// unsigned words.
+/// Merges the runs (as `r` describes them, each where `src` says) into out, ascending; only
+/// the positions in `window` (all by default), written from out[0]. Keys: unsigned words.
 template <class Key>
 void merge_runs(const run_sources<Key>& src, Key* out, const runs_shape& r, int capacity,
-                void* temp, std::size_t temp_bytes, cudaStream_t stream) {
+                void* temp, std::size_t temp_bytes, cudaStream_t stream,
+                output_window window = {}) {
   static_assert(cuda::std::is_unsigned_v<Key>, "merge_runs sorts unsigned words");
-  if (r.keys() == 0) return;
+  if (window.from >= min_size(window.to, r.keys())) return;  // nothing asked for
   const less<Key> comp{};
   const std::size_t cub = runs_detail::cub_bytes<Key>(r);
   temp_carver c(temp);
@@ -159,7 +173,7 @@ void merge_runs(const run_sources<Key>& src, Key* out, const runs_shape& r, int 
   const thread_block_shape shape = merge_sets_shape<Key>(capacity, r.runs);
   allow_dynamic_smem(merge_run_groups_kernel<Key, less<Key>>, shape.smem_bytes);
   merge_run_groups_kernel<<<static_cast<unsigned>(r.groups), shape.threads, shape.smem_bytes,
-                            stream>>>(src, r, out, capacity, a.bounds, a.offsets, comp);
+                            stream>>>(src, r, out, capacity, a.bounds, a.offsets, window, comp);
   WARPSORT_CHECK_LAUNCH();
 }
 

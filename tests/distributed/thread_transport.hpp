@@ -65,7 +65,9 @@ class thread_group {
       }
       cv_.wait_for(lock, std::chrono::milliseconds(until.set() ? 10 : 1000));
     }
-    if (aborted_) throw std::runtime_error("thread_transport: a rank aborted");
+    // a barrier every rank reached is passed, even where a rank has aborted since (it may have
+    // refused the call right after it, as every rank then does)
+    if (generation_ == generation) throw std::runtime_error("thread_transport: a rank aborted");
   }
   void abort() {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -134,15 +134,18 @@ struct options {
   /// the keys copied straight into the arenas. The same on every rank.
   enum class memory_plan { automatic, two_copies };
   memory_plan memory = memory_plan::automatic;
-  /// Small totals: every rank copies its whole sorted share into every peer's receive arena and
-  /// merges its own slice of all N keys (output positions balanced_start(r) ..
-  /// balanced_start(r + 1), or its input's with rebalance: exact, nothing to rebalance). No
-  /// splitters and no counts go round, one host barrier instead of two host round trips, for
-  /// about (P - 1) / P N keys received a rank where the exchange receives (P - 1) / P^2 N.
-  /// `automatic`: for keys without values, where the transport keeps receive arenas every rank
-  /// copies into and the extra keys received, (P - 1)^2 / P^2 N, are at most 96 MiB a rank
-  /// (exchange, exchange_parts and memory left to choose themselves); `never`; `always`:
-  /// wherever it can run (refused, on every rank, where it cannot). The same on every rank.
+  /// Small totals: every rank copies its sorted share (its local sort's sequences) into every
+  /// peer's receive arena and merges its own slice of all N keys (output positions
+  /// balanced_start(r) .. balanced_start(r + 1), or its input's with rebalance: exact, nothing
+  /// to rebalance). No splitters and no counts go round, one host barrier instead of two host
+  /// round trips, for about (P - 1) / P N keys received a rank where the exchange receives
+  /// (P - 1) / P^2 N.
+  /// `automatic`: for keys without values, where the ranks are known to copy into each other's
+  /// receive arenas (transport::gathers_on_host: for nccl_transport, processes of one host from
+  /// its second call, its first having opened the arenas) and the extra keys received,
+  /// (P - 1)^2 / P^2 N, are at most 96 MiB a rank (exchange, exchange_parts and memory left to
+  /// choose themselves); `never`; `always`: wherever it can run (refused, on every rank, where
+  /// it cannot). The same on every rank.
   enum class gather_path { automatic, never, always };
   gather_path gather_all = gather_path::automatic;
   /// Record CUDA events between the phases and wait for them (sort_result::times).

@@ -18,7 +18,7 @@
 //      re-sorted stably) while part k + 1 travels;
 //   4. optionally, an exchange of contiguous ranges rebalances the output to the input counts.
 // Small totals, where every rank copies into its peers' arenas, skip steps 2-4 (gather_and_merge):
-// every rank's whole sorted share goes to every rank, which merges its own slice of all of them.
+// every rank's sorted share (its local sequences) goes to every rank, which merges its own slice.
 // The host waits for a few bytes twice a call: the statuses, and the counts, which also carry
 // whether each rank's allocation succeeded, so every rank learns of a failure before keys move.
 // Every rank makes the same sequence of collectives whatever its count (a rank with no keys
@@ -1157,10 +1157,13 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   if (o.gather_all == options::gather_path::always && ranks > 1 && total > 0 && !gather_possible)
     throw input_error("warpsort::distributed::sort_keys: gather_all = always needs keys without "
                       "values and a transport with receive arenas every rank copies into");
+  // automatic: only where the ranks are known to write into each other's arenas (they gather
+  // through host memory: processes of one host whose arenas every rank has opened, from a
+  // transport's second call), so that ranks on several hosts keep the exchange
   bool gather = gather_possible &&
                 (o.gather_all == options::gather_path::always ||
-                 (o.gather_all == options::gather_path::automatic && o.exchange_parts == 0 &&
-                  o.memory == options::memory_plan::automatic &&
+                 (o.gather_all == options::gather_path::automatic && second_round_cheap &&
+                  o.exchange_parts == 0 && o.memory == options::memory_plan::automatic &&
                   o.exchange == options::exchange_path::automatic &&
                   gather_pays(total, ranks, sizeof(Bits))));
   // its plan: the local plans without a bucketed round (one round), everything in the arena,

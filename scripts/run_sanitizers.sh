@@ -2,7 +2,7 @@
 # compute-sanitizer over GPU test binaries, side by side (the sanitizers' cost is mostly on the
 # host): memcheck on every binary given, racecheck on the ones whose kernels use shared memory
 # (steps 1-4 of test_stages_gpu and of the typed and custom-comparator step tests, the textbook bitonic sort of test_gpu_baselines, the presets'
-# kernels, the distributed sort's run merge). Sizes are
+# kernels, the run merge alone and in the distributed sort). Sizes are
 # capped with WARPSORT_TEST_MAX_N (default 70000: every size class of the pipeline list up to
 # 2^16 + 1). Prints one line a run; exits non-zero if any found an error.
 #   scripts/run_sanitizers.sh LOG_DIR TEST_BINARY...
@@ -21,6 +21,7 @@ racecheck_filter() {
     test_gpu_baselines) echo 'GpuBaselines/0.SortsSizeList*' ;;
     test_presets_gpu) echo 'Presets.PaperBufferSizesAndGroupCounts' ;;
     test_distributed_gpu) echo 'DistributedKeys/0.*' ;;
+    test_merge_runs_gpu) echo '*' ;;
   esac
 }
 for t in "$@"; do

@@ -8,7 +8,7 @@
 //
 // The kernels and launchers (stages::split for one set of sequences, stages::split_sets for a
 // round's sets, and their temporary-storage queries) are templates in
-// include/warpsort/detail/stages/split_impl.cuh and split_sets_impl.cuh: a custom key type
+// include/warpsort/detail/stages/splitters.cuh and split_sets_impl.cuh: a custom key type
 // instantiates them in its own translation unit (warpsort/custom.cuh). This unit compiles them
 // for one key type of the library's list (built_types.hpp).
 #include "built_types.hpp"

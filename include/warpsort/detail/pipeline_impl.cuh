@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace warpsort {
 
@@ -156,27 +157,40 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
   }
 }
 
+/// The entry both sorts of keys share (the library's and the ablation's, `who`): overlapping
+/// arrays refused before any work, then float keys sorted as their words by
+/// sort_words(temp, bytes, words, times), any other key by sort_keys().
+template <class Key, class Comp, class SortWords, class SortKeys>
+void enter_sort_keys(const char* who, void* d_temp, std::size_t& temp_bytes, const Key* d_in,
+                     Key* d_out, std::size_t n, cudaStream_t stream, stage_times* times,
+                     SortWords sort_words, SortKeys sort_keys) {
+  if (d_temp != nullptr)
+    refuse_overlaps(who,
+                    {{"keys_in", d_in, n * sizeof(Key)},
+                     {"keys_out", d_out, n * sizeof(Key)},
+                     {"the temporary storage", d_temp, temp_bytes}},
+                    {{0, 1}});
+  if constexpr (order_traits<Key, Comp>::sorts_as_bits)
+    sort_floats_as_bits<Key, Comp>(d_temp, temp_bytes, d_in, d_out, n, stream, times, sort_words);
+  else
+    sort_keys();
+}
+
 }  // namespace detail
 
 template <class Key, class Comp>
 void sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_out, std::size_t n,
                Comp comp, cudaStream_t stream, const policy& tuning, stage_times* times) {
-  if (d_temp != nullptr)
-    detail::refuse_overlaps("warpsort::sort_keys",
-                            {{"keys_in", d_in, n * sizeof(Key)},
-                             {"keys_out", d_out, n * sizeof(Key)},
-                             {"the temporary storage", d_temp, temp_bytes}},
-                            {{0, 1}});
-  if constexpr (order_traits<Key, Comp>::sorts_as_bits) {
-    using bits = typename order_words_for<Key, Comp>::bits;
-    detail::sort_floats_as_bits<Key, Comp>(
-        d_temp, temp_bytes, d_in, d_out, n, stream, times,
-        [&](void* temp, std::size_t& bytes, bits* words, stage_times* t) {
-          sort_keys<bits, less<bits>>(temp, bytes, words, words, n, {}, stream, tuning, t);
-        });
-  } else {
-    detail::sort_by_four_steps(d_temp, temp_bytes, d_in, d_out, n, comp, stream, tuning, times);
-  }
+  detail::enter_sort_keys<Key, Comp>(
+      "warpsort::sort_keys", d_temp, temp_bytes, d_in, d_out, n, stream, times,
+      [&](void* temp, std::size_t& bytes, auto* words, stage_times* t) {
+        using bits = std::remove_pointer_t<decltype(words)>;
+        sort_keys<bits, less<bits>>(temp, bytes, words, words, n, {}, stream, tuning, t);
+      },
+      [&] {
+        detail::sort_by_four_steps(d_temp, temp_bytes, d_in, d_out, n, comp, stream, tuning,
+                                   times);
+      });
 }
 
 namespace ablation {
@@ -184,23 +198,16 @@ namespace ablation {
 template <class Key, class Comp>
 void sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_out, std::size_t n,
                Comp comp, cudaStream_t stream, const design& d, stage_times* times) {
-  if (d_temp != nullptr)
-    warpsort::detail::refuse_overlaps("warpsort::ablation::sort_keys",
-                                      {{"keys_in", d_in, n * sizeof(Key)},
-                                       {"keys_out", d_out, n * sizeof(Key)},
-                                       {"the temporary storage", d_temp, temp_bytes}},
-                                      {{0, 1}});
-  if constexpr (order_traits<Key, Comp>::sorts_as_bits) {
-    using bits = typename order_words_for<Key, Comp>::bits;
-    warpsort::detail::sort_floats_as_bits<Key, Comp>(
-        d_temp, temp_bytes, d_in, d_out, n, stream, times,
-        [&](void* temp, std::size_t& bytes, bits* words, stage_times* t) {
-          sort_keys<bits, less<bits>>(temp, bytes, words, words, n, {}, stream, d, t);
-        });
-  } else {
-    warpsort::detail::sort_pairwise(d_temp, temp_bytes, d_in, d_out, n, comp, stream,
-                                    sized_for(d, n), times);
-  }
+  warpsort::detail::enter_sort_keys<Key, Comp>(
+      "warpsort::ablation::sort_keys", d_temp, temp_bytes, d_in, d_out, n, stream, times,
+      [&](void* temp, std::size_t& bytes, auto* words, stage_times* t) {
+        using bits = std::remove_pointer_t<decltype(words)>;
+        sort_keys<bits, less<bits>>(temp, bytes, words, words, n, {}, stream, d, t);
+      },
+      [&] {
+        warpsort::detail::sort_pairwise(d_temp, temp_bytes, d_in, d_out, n, comp, stream,
+                                        sized_for(d, n), times);
+      });
 }
 
 }  // namespace ablation

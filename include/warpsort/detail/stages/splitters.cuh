@@ -1,0 +1,423 @@
+#pragma once
+// Step 3 for any sorted sequences: splitters from a regular sample, and the cut of every
+// sequence at every splitter. Every path that merges by groups takes it: the library's rounds
+// (split_sets), the ablation's single set (split) and the merge of runs of any lengths
+// (merge_runs, the distributed sort's receivers).
+//
+// The sequences form sets (one, or a round's sets of k sequences). Every s-th key of each
+// sequence is sampled; a set's samples are ordered by (key, position) and every K-th is a
+// splitter of the set, so no group holds more than (K + k) s keys, whatever the keys. Two ways
+// to order them, both giving the same splitters (tested):
+//  - ranked (sets of equal sequences, small work): rank_set_samples_kernel. A warp per sample
+//    finds its rank by cutting every sequence's samples at it (in shared memory where a block
+//    stages a small set's samples, else where they lie), and the warps of splitter samples cut
+//    the set's sequences, each search narrowed to the s keys between two samples (cut_window).
+//  - sorted: gather_samples_kernel writes each sample's (set, key) and position, sort_samples
+//    orders them stably by (set, key) (CUB's radix sort for integer keys, its merge sort for any
+//    other), and cut_sets_kernel, a warp per splitter, cuts its set's sequences.
+//
+// A layout says where the sequences are and how they form sets: equal_sequences (one array of
+// sequences of one length, the last maybe shorter, in sets of k) or any_runs (up to 64 runs of
+// any lengths, anywhere in memory, one set). Both give, for every set, cuts[row * columns + i]
+// = where the group of that row ends in the set's sequence i (a row a group, but a set's last
+// group has none) and group_offsets[g] = where group g starts in the output.
+#include "index_math.hpp"
+#include "launch.hpp"
+#include <warpsort/stages.hpp>
+#include "temp_storage.hpp"
+#include "warp_network.cuh"
+#include "warp_scan.cuh"
+
+#include <warpsort/detail/cub_merge_sort.cuh>
+#include <warpsort/error.hpp>
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include <cuda/std/tuple>
+#include <cuda/std/type_traits>
+
+namespace warpsort::stages {
+
+/// A key of a sequence: the sequence and the offset in it.
+struct key_site {
+  std::size_t sequence, offset;
+};
+
+/// Sorted sequences of seq_len keys laid end to end from `keys` (the last may be shorter),
+/// taken set_sequences at a time (round_shape); `samples` is how many the whole round has.
+template <class Key>
+struct equal_sequences {
+  using key_type = Key;
+  static constexpr bool can_rank_on_chip = true;
+  const Key* keys;
+  round_shape r;
+  std::size_t sample_count;
+
+  WARPSORT_HD const Key* sequence(std::size_t seq) const { return keys + seq * r.seq_len; }
+  WARPSORT_HD std::size_t length(std::size_t seq) const { return r.sequence_keys(seq); }
+  WARPSORT_HD std::size_t samples() const { return sample_count; }
+  WARPSORT_HD key_site sample_at(std::size_t m) const {
+    const sample_site site = sample_site_of(m, r.seq_len, r.stride);
+    return {site.sequence, site.position};
+  }
+  WARPSORT_HD std::size_t position_of(key_site k) const { return k.sequence * r.seq_len + k.offset; }
+  WARPSORT_HD key_site site_of(std::size_t position) const {
+    return {position / r.seq_len, position % r.seq_len};
+  }
+  WARPSORT_HD std::size_t set_of_sequence(std::size_t seq) const { return seq / r.set_sequences; }
+  WARPSORT_HD std::size_t sets() const { return r.sets; }
+  WARPSORT_HD std::size_t first_sequence(std::size_t set) const { return set * r.set_sequences; }
+  WARPSORT_HD std::size_t sequences_in(std::size_t set) const { return r.sequences_in(set); }
+  WARPSORT_HD std::size_t columns() const { return r.set_sequences; }
+  WARPSORT_HD std::size_t set_begin(std::size_t set) const { return r.set_begin(set); }
+  WARPSORT_HD std::size_t first_sample(std::size_t set) const { return set * r.set_samples; }
+  WARPSORT_HD std::size_t first_group(std::size_t set) const { return r.first_group(set); }
+  WARPSORT_HD std::size_t groups() const { return r.groups; }
+  WARPSORT_HD std::size_t keys_total() const { return r.n; }
+  WARPSORT_HD std::size_t splitters() const { return r.splitters(); }
+  WARPSORT_HD std::size_t set_of_splitter(std::size_t u) const { return r.set_of_splitter(u); }
+  WARPSORT_HD std::size_t first_splitter(std::size_t set) const { return set * (r.set_groups - 1); }
+  WARPSORT_HD std::size_t oversampling() const { return r.oversampling; }
+};
+
+/// Where each run's keys are: run i, positions [start[i], start[i + 1]) of the runs laid end to
+/// end, is at[i][0 .. start[i + 1] - start[i]) (the runs need not be adjacent in memory).
+template <class Key>
+struct run_sources {
+  const Key* at[runs_shape::max_runs];
+};
+
+/// Runs of any lengths (runs_shape), each where run_sources says, as one set.
+template <class Key>
+struct any_runs {
+  using key_type = Key;
+  static constexpr bool can_rank_on_chip = false;
+  run_sources<Key> src;
+  runs_shape r;
+
+  WARPSORT_HD const Key* sequence(std::size_t run) const { return src.at[run]; }
+  WARPSORT_HD std::size_t length(std::size_t run) const { return r.start[run + 1] - r.start[run]; }
+  WARPSORT_HD std::size_t samples() const { return r.samples; }
+  WARPSORT_HD key_site sample_at(std::size_t m) const {
+    const int run = r.run_of(m, r.sample_start);
+    return {static_cast<std::size_t>(run), (m - r.sample_start[run] + 1) * r.stride - 1};
+  }
+  WARPSORT_HD std::size_t position_of(key_site k) const { return r.start[k.sequence] + k.offset; }
+  WARPSORT_HD key_site site_of(std::size_t position) const {
+    const int run = r.run_of(position, r.start);
+    return {static_cast<std::size_t>(run), position - r.start[run]};
+  }
+  WARPSORT_HD std::size_t set_of_sequence(std::size_t) const { return 0; }
+  WARPSORT_HD std::size_t sets() const { return 1; }
+  WARPSORT_HD std::size_t first_sequence(std::size_t) const { return 0; }
+  WARPSORT_HD std::size_t sequences_in(std::size_t) const { return static_cast<std::size_t>(r.runs); }
+  WARPSORT_HD std::size_t columns() const { return static_cast<std::size_t>(r.runs); }
+  WARPSORT_HD std::size_t set_begin(std::size_t) const { return 0; }
+  WARPSORT_HD std::size_t first_sample(std::size_t) const { return 0; }
+  WARPSORT_HD std::size_t first_group(std::size_t) const { return 0; }
+  WARPSORT_HD std::size_t groups() const { return r.groups; }
+  WARPSORT_HD std::size_t keys_total() const { return r.keys(); }
+  WARPSORT_HD std::size_t splitters() const { return r.groups - 1; }
+  WARPSORT_HD std::size_t set_of_splitter(std::size_t) const { return 0; }
+  WARPSORT_HD std::size_t first_splitter(std::size_t) const { return 0; }
+  WARPSORT_HD std::size_t oversampling() const { return r.oversampling; }
+};
+
+/// The splitter (the key at `splitter_offset` of sequence splitter_seq) cuts every sequence of
+/// the set, a lane per sequence, into row `row` of the cut table; the group after the row starts
+/// at the set's start plus the sum of the cuts. window(i, len) says where in the set's sequence
+/// i the cut can lie.
+template <class Layout, class Key, class Comp, class Window>
+__device__ __forceinline__ void cut_sequences_at(const Layout& l, std::size_t set,
+                                                 std::size_t row, std::size_t splitter_seq,
+                                                 std::size_t splitter_offset, const Key& key,
+                                                 Window window, std::size_t* cuts,
+                                                 std::size_t* group_offsets, Comp comp) {
+  const std::size_t first = l.first_sequence(set), count = l.sequences_in(set);
+  std::size_t below = 0;
+  for (std::size_t i = lane_id(); i < count; i += policy::warp_threads) {
+    const std::size_t seq = first + i, len = l.length(seq);
+    const key_range w = window(i, len);
+    const std::size_t cut = cut_sequence_between(l.sequence(seq), w.begin, w.end, seq,
+                                                 splitter_seq, splitter_offset, key, comp);
+    cuts[row * l.columns() + i] = cut;
+    below += cut;
+  }
+  below = warp_sum(below);
+  if (lane_id() == 0) group_offsets[row + 1] = l.set_begin(set) + below;
+}
+
+/// How step 3 orders a round's samples (the same splitters every way).
+enum class sample_order {
+  sorted,        // gathered and sorted by (set, key)
+  ranked_staged,  // ranked by a kernel, each block loading its set's samples into shared memory
+  ranked_in_place,  // ranked by a kernel, a warp a sample, reading the samples where they are
+};
+
+/// Samples ranked on chip: block (set, chunk) ranks the chunk's samples of the set, each warp
+/// its samples one after another. Staged, the block first loads the set's samples into shared
+/// memory (many small sets: each block reads a few KB once); in place, the searches read the
+/// samples where they lie in the sequences (few large sets: blocks that each loaded the whole
+/// set would read it many times over).
+template <class Key, class Comp, bool Staged>
+__global__ void rank_set_samples_kernel(equal_sequences<Key> l, unsigned chunks_per_set,
+                                        std::size_t per_chunk, std::size_t* cuts,
+                                        std::size_t* group_offsets, Comp comp) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  Key* const staged = reinterpret_cast<Key*>(smem);
+  const round_shape& r = l.r;
+  const std::size_t set = blockIdx.x / chunks_per_set, chunk = blockIdx.x % chunks_per_set;
+  const std::size_t first_seq = set * r.set_sequences, count = r.sequences_in(set);
+  const std::size_t per_seq = r.samples_per_sequence(), set_samples = r.samples_of(set);
+  // sample j of the set: sequence first_seq + j / per_seq, its (j % per_seq + 1) s - 1-th key
+  const unsigned per_seq32 = static_cast<unsigned>(per_seq);  // a set's samples fit a block
+  const auto sample_key_at = [&](std::size_t j) -> Key {
+    if constexpr (Staged)
+      return staged[j];
+    else
+      return l.keys[(first_seq + static_cast<unsigned>(j) / per_seq32) * r.seq_len +
+                    (static_cast<unsigned>(j) % per_seq32 + 1) * r.stride - 1];
+  };
+  if constexpr (Staged) {
+    for (unsigned j = threadIdx.x; j < set_samples; j += blockDim.x)
+      staged[j] = l.keys[(first_seq + j / per_seq32) * r.seq_len + (j % per_seq32 + 1) * r.stride - 1];
+  }
+  if (chunk == 0 && threadIdx.x == 0) {
+    group_offsets[r.first_group(set)] = r.set_begin(set);
+    if (set + 1 == r.sets) group_offsets[r.groups] = r.n;
+  }
+  if constexpr (Staged) __syncthreads();
+
+  const std::size_t begin = chunk * per_chunk, end = min_size(begin + per_chunk, set_samples);
+  const std::size_t warp = threadIdx.x / policy::warp_threads;
+  const std::size_t warps = blockDim.x / policy::warp_threads;
+  const std::size_t splitters = r.groups_of(set) - 1;
+  for (std::size_t j = begin + warp; j < end; j += warps) {  // whole warps: j is uniform
+    const std::size_t seq = first_seq + static_cast<unsigned>(j) / per_seq32;
+    const std::size_t index = static_cast<unsigned>(j) % per_seq32;
+    const Key key = sample_key_at(j);
+    // sequence i's samples ordered at or before this one (cut_sequence on its sample list)
+    const auto sample_cut_in = [&](std::size_t i) {
+      const std::size_t seq_i = first_seq + i;  // only the input's last sequence is short
+      const std::size_t m =
+          seq_i + 1 < r.sequences ? per_seq : samples_in(r.sequence_keys(seq_i), r.stride);
+      if constexpr (Staged)
+        return cut_sequence(staged + i * per_seq, m, seq_i, seq, index, key, comp);
+      else
+        return cut_sequence(sample_view<Key>{l.sequence(seq_i), r.stride}, m, seq_i, seq, index,
+                            key, comp);
+    };
+    const std::size_t lane = lane_id();
+    std::size_t at_or_before = 0;
+    std::size_t first_cut = 0;  // this lane's first sequence's sample cut, kept for its window
+    for (std::size_t i = lane; i < count; i += policy::warp_threads) {
+      const std::size_t c = sample_cut_in(i);
+      if (i == lane) first_cut = c;
+      at_or_before += c;
+    }
+    const std::size_t rank = warp_sum(at_or_before) - 1;
+    if ((rank + 1) % r.oversampling != 0) continue;  // not a splitter's rank (splitter_rank)
+    const std::size_t s = (rank + 1) / r.oversampling - 1;
+    if (s >= splitters) continue;
+    cut_sequences_at(l, set, r.first_group(set) + s, seq, (index + 1) * r.stride - 1, key,
+                     [&](std::size_t i, std::size_t len) {
+                       return cut_window(i == lane ? first_cut : sample_cut_in(i), r.stride, len);
+                     },
+                     cuts, group_offsets, comp);
+  }
+}
+
+/// Most bytes of samples a block ranks on chip on a GPU with these limits: what one block may
+/// have there, and at most 160 KiB.
+inline std::size_t on_chip_sample_bytes(const device_limits& d) {
+  return min_size(160 * 1024, d.smem_per_block);
+}
+
+/// A sample's sort key: its set, and its key (for the radix sort, mapped so that unsigned
+/// order is the sort order).
+template <class Key>
+struct sample_key {
+  std::uint32_t set;
+  Key key;
+};
+
+/// Integer keys in warpsort's two orders sort their samples by radix: ascending keys as they
+/// are, descending ones complemented (~x reverses the order of signed and unsigned integers).
+template <class Key, class Comp>
+constexpr bool radix_samples =
+    cuda::std::is_integral_v<Key> && (sizeof(Key) == 4 || sizeof(Key) == 8) &&
+    (cuda::std::is_same_v<Comp, less<Key>> || cuda::std::is_same_v<Comp, greater<Key>>);
+
+/// The set is the most significant part of the radix key.
+struct set_then_key {
+  template <class Key>
+  __host__ __device__ cuda::std::tuple<std::uint32_t&, Key&> operator()(sample_key<Key>& k) const {
+    return {k.set, k.key};
+  }
+};
+
+/// The merge sort's order on sample_key: set, then the key's order (stable for ties).
+template <class Key, class Comp>
+struct by_set_then_key {
+  Comp comp;
+  __host__ __device__ bool operator()(const sample_key<Key>& a, const sample_key<Key>& b) const {
+    return a.set != b.set ? a.set < b.set : comp(a.key, b.key);
+  }
+};
+
+/// Every sample's (set, key) and position, in position order.
+template <class Layout, class Comp>
+__global__ void gather_samples_kernel(Layout l, sample_key<typename Layout::key_type>* keys,
+                                      std::size_t* positions) {
+  using Key = typename Layout::key_type;
+  const std::size_t m = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (m >= l.samples()) return;
+  const key_site site = l.sample_at(m);
+  Key key = l.sequence(site.sequence)[site.offset];
+  if constexpr (radix_samples<Key, Comp> && cuda::std::is_same_v<Comp, greater<Key>>) key = ~key;
+  keys[m] = {static_cast<std::uint32_t>(l.set_of_sequence(site.sequence)), key};
+  positions[m] = l.position_of(site);
+}
+
+/// Sorted samples: a warp per splitter (of all sets) cuts its set's sequences; the first
+/// threads write where each set starts. Key-only splitters (by_position false, the paper's)
+/// cut every sequence after its keys equal to the splitter's (cut_by_key).
+template <class Layout, class Comp>
+__global__ void cut_sets_kernel(Layout l, const std::size_t* positions, bool by_position,
+                                std::size_t* cuts, std::size_t* group_offsets, Comp comp) {
+  const std::size_t tid = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (std::size_t q = tid; q < l.sets(); q += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    group_offsets[l.first_group(q)] = l.set_begin(q);
+  if (tid == 0) group_offsets[l.groups()] = l.keys_total();
+  const std::size_t u = tid / policy::warp_threads;
+  if (u >= l.splitters()) return;  // whole warps leave together
+  const std::size_t set = l.set_of_splitter(u), s = u - l.first_splitter(set);
+  const key_site site = l.site_of(positions[l.first_sample(set) + splitter_rank(s, l.oversampling())]);
+  // a splitter from no sequence (~0) makes every cut an upper bound: cut_by_key's rule
+  cut_sequences_at(l, set, l.first_group(set) + s, by_position ? site.sequence : ~std::size_t{0},
+                   site.offset, l.sequence(site.sequence)[site.offset],
+                   [](std::size_t, std::size_t len) { return key_range{0, len}; }, cuts,
+                   group_offsets, comp);
+}
+
+/// Sorts the samples (sample_key, position) by set and key, stably; with a null temp, returns
+/// the bytes it needs. The radix sort writes into the second arrays, the merge sort in place.
+template <class Key, class Comp>
+std::size_t sort_samples(void* temp, std::size_t bytes, sample_key<Key>* keys_in,
+                         sample_key<Key>* keys_out, std::size_t* positions_in,
+                         std::size_t* positions_out, std::size_t samples, std::size_t sets,
+                         Comp comp, cudaStream_t stream) {
+  if constexpr (radix_samples<Key, Comp>) {
+    const int end_bit = static_cast<int>(sizeof(Key) * 8) + ceil_log2(sets);  // one set: 0 bits
+    WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+        temp, bytes, keys_in, keys_out, positions_in, positions_out,
+        static_cast<std::int64_t>(samples), set_then_key{}, 0, end_bit, stream));
+  } else {
+    (void)keys_out;
+    (void)positions_out;
+    WARPSORT_CUDA_CHECK(warpsort::detail::cub_merge_sort::stable_sort_pairs(
+        temp, bytes, keys_in, positions_in, static_cast<std::int64_t>(samples),
+        by_set_then_key<Key, Comp>{comp}, stream));
+  }
+  return bytes;
+}
+
+/// Step 3's scratch: the gathered samples (none when ranked on chip), CUB's sort storage, the
+/// cut table and the group offsets. The same carving sizes it and lays it out.
+struct splitter_arrays {
+  void *keys_in, *keys_out;
+  std::size_t *positions_in, *positions_out, *cuts, *offsets;
+  void* cub_temp;
+  std::size_t cub_bytes;
+};
+
+template <class Layout, class Comp>
+splitter_arrays carve_splitters(temp_carver& c, const Layout& l, sample_order order) {
+  using Key = typename Layout::key_type;
+  constexpr bool two = radix_samples<Key, Comp>;  // the radix sort writes into second arrays
+  const std::size_t samples = order == sample_order::sorted ? l.samples() : 0;
+  splitter_arrays a;
+  a.cub_bytes = samples > 0 ? sort_samples<Key, Comp>(nullptr, 0, nullptr, nullptr, nullptr,
+                                                      nullptr, samples, l.sets(), Comp{}, 0)
+                            : 0;
+  a.keys_in = c.take<sample_key<Key>>(samples);
+  a.keys_out = c.take<sample_key<Key>>(two ? samples : 0);
+  a.positions_in = c.take<std::size_t>(samples);
+  a.positions_out = c.take<std::size_t>(two ? samples : 0);
+  a.cuts = c.take<std::size_t>(l.groups() * l.columns());
+  a.offsets = c.take<std::size_t>(l.groups() + 1);
+  a.cub_temp = c.take_bytes(a.cub_bytes);
+  return a;
+}
+
+/// Temporary storage of split_sequences.
+template <class Layout, class Comp>
+std::size_t split_sequences_temp_bytes(const Layout& l, sample_order order) {
+  temp_carver c(nullptr);
+  carve_splitters<Layout, Comp>(c, l, order);
+  return c.used();
+}
+
+/// Step 3 over the layout's sequences, the samples ordered as `order` says (ranked only for
+/// equal sequences, staged only where a set's samples fit a block); by_position false takes
+/// key-only splitters.
+template <class Layout, class Comp>
+split_layout split_sequences(const Layout& l, sample_order order, bool by_position, void* temp,
+                             std::size_t temp_bytes, Comp comp, cudaStream_t stream) {
+  using Key = typename Layout::key_type;
+  temp_carver c(temp);
+  const splitter_arrays a = carve_splitters<Layout, Comp>(c, l, order);
+  if (c.used() > temp_bytes)
+    throw input_error("warpsort: step 3 was given too little temporary storage");
+  const unsigned threads = 256, warps_a_block = threads / policy::warp_threads;
+  if constexpr (Layout::can_rank_on_chip) {
+    const round_shape& r = l.r;
+    if (order == sample_order::ranked_staged) {
+      // Each warp ranks its samples one after another: where sets are few, split a set over
+      // blocks (each loads the whole set) until a warp ranks about 4 samples or the blocks fill
+      // every SM several times.
+      constexpr std::size_t per_warp = 4;
+      const std::size_t least_blocks = 8 * static_cast<std::size_t>(device_limits_of().sm_count);
+      const std::size_t by_work = ceil_div(max_size(r.set_samples, 1), warps_a_block * per_warp);
+      const std::size_t chunks = max_size(1, min_size(by_work, ceil_div(least_blocks, r.sets)));
+      const std::size_t smem = r.set_samples * sizeof(Key);
+      allow_dynamic_smem(rank_set_samples_kernel<Key, Comp, true>, smem);
+      rank_set_samples_kernel<Key, Comp, true>
+          <<<static_cast<unsigned>(r.sets * chunks), threads, smem, stream>>>(
+              l, static_cast<unsigned>(chunks), ceil_div(r.set_samples, chunks), a.cuts,
+              a.offsets, comp);
+      WARPSORT_CHECK_LAUNCH();
+      return {a.cuts, a.offsets};
+    }
+    if (order == sample_order::ranked_in_place) {  // a warp a sample
+      const std::size_t chunks = ceil_div(max_size(r.set_samples, 1), warps_a_block);
+      rank_set_samples_kernel<Key, Comp, false>
+          <<<static_cast<unsigned>(r.sets * chunks), threads, 0, stream>>>(
+              l, static_cast<unsigned>(chunks), ceil_div(r.set_samples, chunks), a.cuts,
+              a.offsets, comp);
+      WARPSORT_CHECK_LAUNCH();
+      return {a.cuts, a.offsets};
+    }
+  } else if (order != sample_order::sorted) {
+    throw input_error("warpsort: step 3 ranks samples on chip only for equal sequences");
+  }
+  const std::size_t samples = l.samples();
+  const std::size_t* sorted_positions = a.positions_in;
+  if (samples > 0) {
+    auto* const keys = static_cast<sample_key<Key>*>(a.keys_in);
+    gather_samples_kernel<Layout, Comp><<<static_cast<unsigned>(ceil_div(samples, threads)),
+                                          threads, 0, stream>>>(l, keys, a.positions_in);
+    WARPSORT_CHECK_LAUNCH();
+    sort_samples<Key, Comp>(a.cub_temp, a.cub_bytes, keys, static_cast<sample_key<Key>*>(a.keys_out),
+                            a.positions_in, a.positions_out, samples, l.sets(), comp, stream);
+    if constexpr (radix_samples<Key, Comp>) sorted_positions = a.positions_out;
+  }
+  const std::size_t warps = max_size(l.splitters(), 1);  // one warp still writes the ends
+  cut_sets_kernel<<<static_cast<unsigned>(ceil_div(warps * policy::warp_threads, threads)),
+                    threads, 0, stream>>>(l, sorted_positions, by_position, a.cuts, a.offsets,
+                                          comp);
+  WARPSORT_CHECK_LAUNCH();
+  return {a.cuts, a.offsets};
+}
+
+}  // namespace warpsort::stages

@@ -171,16 +171,17 @@ __global__ void rank_set_samples_kernel(equal_sequences<Key> l, unsigned chunks_
   const std::size_t per_seq = r.samples_per_sequence(), set_samples = r.samples_of(set);
   // sample j of the set: sequence first_seq + j / per_seq, its (j % per_seq + 1) s - 1-th key
   const unsigned per_seq32 = static_cast<unsigned>(per_seq);  // a set's samples fit a block
+  const auto sample_in_place = [&](unsigned j) -> Key {
+    return l.keys[(first_seq + j / per_seq32) * r.seq_len + (j % per_seq32 + 1) * r.stride - 1];
+  };
   const auto sample_key_at = [&](std::size_t j) -> Key {
     if constexpr (Staged)
       return staged[j];
     else
-      return l.keys[(first_seq + static_cast<unsigned>(j) / per_seq32) * r.seq_len +
-                    (static_cast<unsigned>(j) % per_seq32 + 1) * r.stride - 1];
+      return sample_in_place(static_cast<unsigned>(j));
   };
   if constexpr (Staged) {
-    for (unsigned j = threadIdx.x; j < set_samples; j += blockDim.x)
-      staged[j] = l.keys[(first_seq + j / per_seq32) * r.seq_len + (j % per_seq32 + 1) * r.stride - 1];
+    for (unsigned j = threadIdx.x; j < set_samples; j += blockDim.x) staged[j] = sample_in_place(j);
   }
   if (chunk == 0 && threadIdx.x == 0) {
     group_offsets[r.first_group(set)] = r.set_begin(set);

@@ -172,6 +172,12 @@ constexpr design sized_for(design d, std::size_t n) {
   return d;
 }
 
+/// The library's small-input path (sized_plan::pairwise): version 4 for the key's width, sized
+/// for n. The library's sort and the plan it prints both take it from here.
+constexpr design small_input_design(std::size_t n, std::size_t key_bytes) {
+  return sized_for(v4_for(key_bytes), n);
+}
+
 /// The shape of a sort of n keys under a design: a pure function of (n, design).
 struct pairwise_plan {
   std::size_t n = 0;

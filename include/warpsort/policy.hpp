@@ -46,8 +46,9 @@ struct policy {
 
   // ---- the size rules plan_for follows (0: never), counted in blocks of block_sort_keys ----
   /// Below this many blocks the sort takes the small-input path, version 4's pairwise merges
-  /// (ablation::v4_for the key's width, sized for n): there a round's launches cost more than
-  /// version 4's (measured, docs/performance.md). The fields above do not apply there.
+  /// (ablation::small_input_design: version 4 for the key's width, sized for n): there a
+  /// round's launches cost more than version 4's (measured, docs/performance.md). The fields
+  /// above do not apply there.
   int pairwise_below_blocks = 16;
   /// oversampling, where plan_for chooses it, below this many blocks: a round's samples are
   /// ranked on chip there, at a cost that grows with their number, while above, sorted samples

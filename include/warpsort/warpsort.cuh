@@ -91,7 +91,7 @@ device_limits device_limits_of(int device = -1);
 /// What a sort of n keys of key_bytes bytes runs: plan_for's choices from the caller's policy.
 /// Either the library's rounds (`tuning`, every field set, and `plan`), or, below
 /// policy::pairwise_below_blocks blocks, the small-input path (`pairwise`: version 4's pairwise
-/// merges with ablation::v4_for the key's width, sized for n).
+/// merges with ablation::small_input_design: version 4 for the key's width, sized for n).
 struct sized_plan {
   std::size_t n = 0;
   std::size_t key_bytes = 0;

@@ -94,8 +94,7 @@ std::string plan_line(const sized_plan& s) {
   if (s.n == 0) return "nothing to sort (n = 0)";
   if (s.pairwise)
     return "version 4's pairwise path: " +
-           pairwise_line(ablation::make_plan(
-               s.n, ablation::sized_for(ablation::v4_for(s.key_bytes), s.n)));
+           pairwise_line(ablation::make_plan(s.n, ablation::small_input_design(s.n, s.key_bytes)));
   const sort_plan& p = s.plan;
   std::string line = fmt::format(
       "{} chunks of {} keys sorted on chip into blocks of {} keys (step 1); {} round(s) of "

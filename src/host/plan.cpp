@@ -217,9 +217,10 @@ sized_plan plan_for(std::size_t n, std::size_t key_bytes, const policy& p,
 std::string sized_plan::describe() const {
   const std::string blocks = " blocks of block_sort_keys = " + std::to_string(tuning.block_sort_keys);
   if (pairwise)
-    return "path: pairwise merges (version 4, ablation::v4_for(" + std::to_string(key_bytes) +
-           ") sized for n): n = " + std::to_string(n) + " < pairwise_below_blocks = " +
-           std::to_string(tuning.pairwise_below_blocks) + blocks + "\n";
+    return "path: pairwise merges (version 4, ablation::small_input_design(n, " +
+           std::to_string(key_bytes) + ")): n = " + std::to_string(n) +
+           " < pairwise_below_blocks = " + std::to_string(tuning.pairwise_below_blocks) + blocks +
+           "\n";
   std::string out = "path: " + std::to_string(plan.round_count) + " round(s) of steps 3 and 4 (" +
                     std::to_string(1 + plan.round_count) + " passes over the keys)\n";
   out += "blocks: within the device's " + std::to_string(device.threads_per_block) +

@@ -118,7 +118,7 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
   const sized_plan sized = plan_for(n, sizeof(Key), given, device_limits_of());
   if (sized.pairwise) {
     sort_pairwise(d_temp, temp_bytes, d_in, d_out, n, comp, stream,
-                  ablation::sized_for(ablation::v4_for(sizeof(Key)), n), times);
+                  ablation::small_input_design(n, sizeof(Key)), times);
     return;
   }
   const policy& tuning = sized.tuning;

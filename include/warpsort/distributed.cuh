@@ -9,7 +9,7 @@
 //   // r.count keys of d_keys are this rank's share of the sorted whole
 //
 // The steps: each rank sorts its keys into a few sorted sequences (the single-GPU sort but its
-// last merge round), splitters are chosen from a sample of (key, sequence, position) triples
+// last merge round), splitters are chosen from a sample of (key, global position) pairs
 // gathered from all ranks (so equal keys are divided by place and all-equal input stays
 // balanced), each rank cuts its sequences at them, the counts and then the keys are exchanged
 // (grouped ncclSend/ncclRecv between device buffers, in rounds on a second stream), and each

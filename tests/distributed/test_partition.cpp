@@ -28,7 +28,7 @@ using keys_t = std::vector<std::uint64_t>;
 /// are cut into local_sequences(P) sequences, each sorted (the local sort's output), or, with
 /// `ways` > 1 (the bucketed last round), into `ways` times as many, the sequences before the
 /// last local round; samples sit at global positions, P K - 1 splitters after the nearest
-/// sample cut every sequence by (key, sequence, position) into P K buckets, and rank q receives
+/// sample cut every sequence by (key, global position) into P K buckets, and rank q receives
 /// buckets qK..qK+K-1. Each part's size is checked against its own bound.
 std::vector<keys_t> split_model(std::vector<keys_t> ranks, int oversampling, bool rebalance,
                                 std::vector<std::size_t>* received_bound = nullptr,
@@ -50,19 +50,24 @@ std::vector<keys_t> split_model(std::vector<keys_t> ranks, int oversampling, boo
   const std::vector<std::size_t> offsets = wd::prefix(counts);
   const std::size_t N = offsets.back();
   const std::size_t stride = wd::sample_stride(N, P, oversampling, cut);
-  std::vector<wd::sample> samples;
+  struct sample {  // a key and its global position: ordered by both, every key is unique
+    std::uint64_t key;
+    std::size_t position;
+  };
+  std::vector<sample> samples;
   for (int r = 0; r < P; ++r) {
     const std::size_t s = wd::samples_of_rank(offsets[r], counts[r], stride);
     for (std::size_t t = 0; t < s; ++t) {
       const std::size_t pos = wd::sample_position(t, offsets[r], stride);
       EXPECT_LT(pos, counts[r]);
       EXPECT_EQ((offsets[r] + pos + 1) % stride, 0u) << "samples sit at global multiples";
-      samples.push_back({ranks[r][pos],
-                         static_cast<std::uint32_t>(first_sequence[r] + pos / seq_keys[r]), 0, pos});
+      samples.push_back({ranks[r][pos], offsets[r] + pos});
     }
   }
   EXPECT_EQ(samples.size(), N / stride) << "one sample every stride keys";
-  std::sort(samples.begin(), samples.end(), wd::sample_before);
+  std::sort(samples.begin(), samples.end(), [](const sample& a, const sample& b) {
+    return a.key != b.key ? a.key < b.key : a.position < b.position;
+  });
   std::vector<std::size_t> ends(P + 1);
   for (int q = 0; q <= P; ++q) ends[q] = rebalance ? offsets[q] : wd::balanced_prefix(q, P, N);
   const std::size_t buckets = static_cast<std::size_t>(P) * parts;
@@ -78,9 +83,13 @@ std::vector<keys_t> split_model(std::vector<keys_t> ranks, int oversampling, boo
                                                    stride, samples.size());
         std::size_t cut = 0;
         if (c > 0) {
-          const wd::sample& s = samples[c - 1];
-          cut = ws::cut_sequence(seq, len, first_sequence[r] + i, s.sequence, s.position - begin,
-                                 s.key, std::less<std::uint64_t>{});
+          // ties by global position: this sequence starts at offsets[r] + begin
+          const sample& s = samples[c - 1];
+          const std::size_t at = offsets[r] + begin;
+          const std::size_t splitter_seq =
+              s.position < at ? 0 : s.position < at + len ? 1 : ~std::size_t{0};
+          cut = ws::cut_sequence(seq, len, 1, splitter_seq, s.position - at, s.key,
+                                 std::less<std::uint64_t>{});
         }
         cuts.push_back(cut);
       }

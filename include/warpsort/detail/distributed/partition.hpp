@@ -17,27 +17,6 @@ using stages::ceil_div;
 using stages::max_size;
 using stages::min_size;
 
-/// A sampled key with its place: (key, sequence, position) orders every key of every rank
-/// uniquely, so equal keys are divided between ranks by place and all-equal input stays
-/// balanced. A rank's local sort leaves a few sorted sequences (local_sequences); `sequence`
-/// numbers them over all ranks in rank order, `position` is the key's place in its rank's
-/// buffer. Keys are the order's unsigned bits (warpsort::order_words),
-/// widened to 64; a rank that samples fewer than the slots it is given marks the rest empty.
-struct sample {
-  std::uint64_t key;
-  std::uint32_t sequence;
-  std::uint32_t empty;  // 1: an unused slot, ordered after every real sample
-  std::uint64_t position;
-};
-
-/// The order of samples: empty slots last, then (key, sequence, position).
-WARPSORT_HD bool sample_before(const sample& a, const sample& b) {
-  if (a.empty != b.empty) return a.empty < b.empty;
-  if (a.key != b.key) return a.key < b.key;
-  if (a.sequence != b.sequence) return a.sequence < b.sequence;
-  return a.position < b.position;
-}
-
 /// Most runs a rank merges on chip (one from each sorted sequence of every rank).
 constexpr int most_runs = 64;
 

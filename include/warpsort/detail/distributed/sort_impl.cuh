@@ -7,10 +7,11 @@
 //      64 / P where that saves a round: plan_local; pairs, and CUB's local sorts, run the
 //      whole single-GPU sort: one sequence; with options::bucket_last_round and
 //      several exchange rounds, one round less: that round runs in step 3, bucket by bucket);
-//   2. splitters: ranks sample their sequences at global positions g - 1, 2g - 1, ...; the
-//      samples, (key, sequence, position), are gathered by all and sorted; P K - 1 splitters
-//      cut every sequence into P K buckets, K parts of each rank's share, and the counts are
-//      gathered (and read by the host: what moves, and the output counts the caller needs);
+//   2. splitters, step 3 of stages/splitters.cuh over every rank's samples (rank_sequences):
+//      ranks sample their sequences at global positions g - 1, 2g - 1, ...; the samples, (key,
+//      global position), are gathered by all and sorted; P K - 1 splitters cut every sequence
+//      into P K buckets, K parts of each rank's share, and the cut tables are gathered (and read
+//      by the host: what moves, and the output counts the caller needs);
 //   3. exchange and merge, K rounds: round k sends every rank part k of its buckets (packed,
 //      or merged by the bucketed last round, one piece a peer; every piece aligned where it
 //      lands) on a second stream, and the receiver merges part k's runs (the last round of
@@ -65,60 +66,61 @@ struct rank_ends {
   std::size_t at[most_runs + 1];
 };
 
-/// Sample t of this rank: the key at a global multiple of the stride, with its sequence.
+/// Step 3 (stages/splitters.cuh) over all ranks: this rank's sorted sequences (`sequences` of
+/// sequence_keys keys, the last maybe shorter) among every rank's samples. The ranks' keys, in
+/// rank order, are one sequence of N keys sampled at global positions stride - 1, 2 stride - 1,
+/// ... (samples_of_rank); every rank's records, `slots` a rank (rank p's sample t is number
+/// p slots + t), are gathered and sorted stably by key, which orders them by (key, global
+/// position): every key of every rank is ordered uniquely, so equal keys are divided between
+/// ranks by place. Splitter b, the end of bucket b, is the sorted sample nearest its target
+/// (splitter_samples), and each rank cuts its own sequences at it. Sequence ids order ties:
+/// this rank's sequences are 1..sequences, a sample of an earlier rank is in sequence 0 (before
+/// all of them), of a later one in sequence ~0 (after).
 template <class Bits>
-__global__ void take_samples_kernel(const Bits* keys, std::size_t offset, std::size_t stride,
-                                    std::size_t count, std::size_t slots,
-                                    std::size_t sequence_keys, std::size_t first_sequence,
-                                    sample* out) {
-  const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= slots) return;
-  if (t < count) {
-    const std::size_t position = sample_position(t, offset, stride);
-    out[t] = {static_cast<std::uint64_t>(keys[position]),
-              static_cast<std::uint32_t>(first_sequence + position / sequence_keys), 0, position};
-  } else {
-    out[t] = {0, 0, 1, 0};
-  }
-}
+struct rank_sequences {
+  using key_type = Bits;
+  static constexpr bool can_rank_on_chip = false;
+  const Bits* keys;
+  std::size_t n, sequence_keys, sequences, rows;  // rows: the most sequences any rank cuts
+  std::size_t rank, slots, offset, stride;        // offset: this rank's first global position
+  std::size_t my_samples, all_samples;            // every rank's (unused slots aside)
+  std::size_t parts, buckets;
+  rank_ends ends;
 
-struct by_sample_order {
-  __host__ __device__ bool operator()(const sample& a, const sample& b) const {
-    return sample_before(a, b);
+  WARPSORT_HD const Bits* sequence(std::size_t seq) const {
+    return keys + (seq - 1) * sequence_keys;
+  }
+  WARPSORT_HD std::size_t length(std::size_t seq) const {
+    return min_size(sequence_keys, n - (seq - 1) * sequence_keys);
+  }
+  WARPSORT_HD std::size_t samples() const { return my_samples; }
+  WARPSORT_HD std::size_t first_index() const { return rank * slots; }
+  WARPSORT_HD stages::key_site sample_at(std::size_t index) const {
+    const std::size_t p = index / slots;
+    if (p < rank) return {0, 0};
+    if (p > rank) return {~std::size_t{0}, 0};
+    const std::size_t at = sample_position(index - p * slots, offset, stride);
+    return {1 + at / sequence_keys, at % sequence_keys};
+  }
+  WARPSORT_HD std::size_t set_of_sequence(std::size_t) const { return 0; }
+  WARPSORT_HD std::size_t sets() const { return 1; }
+  WARPSORT_HD std::size_t first_sequence(std::size_t) const { return 1; }
+  WARPSORT_HD std::size_t sequences_in(std::size_t) const { return sequences; }
+  WARPSORT_HD std::size_t columns() const { return rows; }
+  WARPSORT_HD std::size_t set_begin(std::size_t) const { return 0; }
+  WARPSORT_HD std::size_t first_sample(std::size_t) const { return 0; }
+  WARPSORT_HD std::size_t first_group(std::size_t) const { return 0; }
+  WARPSORT_HD std::size_t groups() const { return buckets; }
+  WARPSORT_HD std::size_t keys_total() const { return n; }
+  WARPSORT_HD std::size_t splitters() const { return buckets - 1; }
+  WARPSORT_HD std::size_t set_of_splitter(std::size_t) const { return 0; }
+  WARPSORT_HD std::size_t first_splitter(std::size_t) const { return 0; }
+  WARPSORT_HD std::size_t splitter_sample(std::size_t, std::size_t s) const {
+    const std::size_t c =
+        splitter_samples(bucket_target(s + 1, parts, ends.at), stride, all_samples);
+    return c == 0 ? stages::no_sample : c - 1;
   }
 };
-
-/// Thread (i, b): counts[i * buckets + b] = keys of this rank's sorted sequence i in bucket b
-/// (rows past its sequences: 0); then counts[rows * buckets] = status (0: this rank can go on).
-template <class Bits>
-__global__ void cut_sequences_kernel(const Bits* keys, std::size_t n, std::size_t sequence_keys,
-                                     std::size_t sequences, std::size_t first_sequence,
-                                     std::size_t rows, const sample* sorted, std::size_t m,
-                                     std::size_t stride, rank_ends ends, std::size_t parts,
-                                     std::size_t buckets, std::uint64_t status,
-                                     std::uint64_t* counts) {
-  const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t == 0) counts[rows * buckets] = status;
-  if (t >= rows * buckets) return;
-  const std::size_t i = t / buckets, b = t % buckets;
-  if (i >= sequences) {
-    counts[t] = 0;
-    return;
-  }
-  const Bits* seq = keys + i * sequence_keys;
-  const std::size_t len = min_size(sequence_keys, n - i * sequence_keys);
-  const auto end_of = [&](std::size_t j) -> std::size_t {  // where buckets 0..j-1 end in it
-    if (j == 0) return 0;
-    if (j == buckets) return len;
-    const std::size_t c = splitter_samples(bucket_target(j, parts, ends.at), stride, m);
-    if (c == 0) return 0;
-    const sample& s = sorted[c - 1];
-    return stages::cut_sequence(seq, len, first_sequence + i, s.sequence,
-                                s.position - i * sequence_keys, static_cast<Bits>(s.key),
-                                less<Bits>{});
-  };
-  counts[t] = end_of(b + 1) - end_of(b);
-}
 
 /// Words of 16 bytes: where the exchange starts each peer's piece.
 template <class Bits>
@@ -182,19 +184,18 @@ __global__ void copy_pieces_kernel(copy_list<Bits> list) {
 // order (key, then position), so the one's cut of every sequence lies on the same side of the
 // other's: their intersection is the piece between the later starts and the earlier ends.
 
-/// starts[c (buckets + 1) + b]: where bucket b starts in cut sequence c (counts: this rank's
-/// rows of the splitters' table).
-template <class Count>
-__global__ void bucket_starts_kernel(const Count* counts, std::size_t sequences,
-                                     std::size_t buckets, std::size_t* starts) {
+/// starts[c (buckets + 1) + b]: where bucket b starts in cut sequence c (cuts: this rank's cut
+/// table from the splitters, cuts[b rows + c] = where bucket b ends in sequence c).
+template <class Cut>
+__global__ void bucket_starts_kernel(const Cut* cuts, std::size_t rows,
+                                     std::size_t sequences, std::size_t sequence_keys,
+                                     std::size_t n, std::size_t buckets, std::size_t* starts) {
   const std::size_t c = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (c >= sequences) return;
-  std::size_t at = 0;
-  for (std::size_t b = 0; b < buckets; ++b) {
-    starts[c * (buckets + 1) + b] = at;
-    at += static_cast<std::size_t>(counts[c * buckets + b]);
-  }
-  starts[c * (buckets + 1) + buckets] = at;
+  starts[c * (buckets + 1)] = 0;
+  for (std::size_t b = 1; b < buckets; ++b)
+    starts[c * (buckets + 1) + b] = cuts[(b - 1) * rows + c];
+  starts[c * (buckets + 1) + buckets] = min_size(sequence_keys, n - c * sequence_keys);
 }
 
 /// Where one part's pieces lie: entry t = set P + peer, bucket peer K + part.
@@ -666,12 +667,15 @@ std::size_t receive_bytes(std::size_t bound, std::size_t runs, const options& o,
   }
 }
 
-/// Device scratch of the splitters: samples, counts, the sample sort's storage.
+/// Device scratch of the splitters: samples, cut tables, the sample sort's storage.
+template <class Bits>
 struct control_arrays {
-  sample* my_samples;        // slots
-  sample* samples;           // P x slots
-  std::uint64_t* my_counts;  // rows x buckets, then this rank's status
-  std::uint64_t* counts;     // P of those
+  stages::sample_record<Bits>* my_samples;  // slots
+  stages::sample_record<Bits>* samples;     // P x slots
+  stages::sample_record<Bits>* sorted;      // P x slots
+  std::size_t* my_cuts;      // (buckets - 1) x rows, then this rank's status
+  std::size_t* cuts;         // P of those
+  std::size_t* bucket_offsets;  // where each bucket of this rank starts: buckets + 1
   void* cub_temp;
 };
 
@@ -1335,17 +1339,18 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     slots = std::max(slots, s);
     m += s;
   }
-  std::size_t cub_bytes = 0;
-  WARPSORT_CUDA_CHECK(merge_sort::sort_keys(nullptr, cub_bytes, static_cast<sample*>(nullptr),
-                                            static_cast<std::int64_t>(P * slots),
-                                            by_sample_order{}, stream));
-  const std::size_t row_words = rows * buckets + 1;
+  // the records sort as two sets: every rank's samples, then the unused slots
+  const std::size_t cub_bytes =
+      stages::sort_samples_temp_bytes<Bits, less<Bits>>(P * slots, 2);
+  const std::size_t row_words = rows * (buckets - 1) + 1;
   const auto lay_out_control = [&](stages::temp_carver& c) {
-    control_arrays a{};
-    a.my_samples = c.take<sample>(slots);
-    a.samples = c.take<sample>(P * slots);
-    a.my_counts = c.take<std::uint64_t>(row_words);
-    a.counts = c.take<std::uint64_t>(P * row_words);
+    control_arrays<Bits> a{};
+    a.my_samples = c.take<stages::sample_record<Bits>>(slots);
+    a.samples = c.take<stages::sample_record<Bits>>(P * slots);
+    a.sorted = c.take<stages::sample_record<Bits>>(P * slots);
+    a.my_cuts = c.take<std::size_t>(row_words);
+    a.cuts = c.take<std::size_t>(P * row_words);
+    a.bucket_offsets = c.take<std::size_t>(buckets + 1);
     a.cub_temp = c.take_bytes(cub_bytes);
     return a;
   };
@@ -1356,7 +1361,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     throw cuda_error(cudaErrorMemoryAllocation,
                      "warpsort::distributed::sort_keys: no device memory for the splitters");
   stages::temp_carver control_carver(control_block.get());
-  const control_arrays a = lay_out_control(control_carver);
+  const control_arrays<Bits> a = lay_out_control(control_carver);
   // whether the work storage was allocated travels with the counts: every rank learns it there
   stages::temp_carver work_size(nullptr);
   unsigned char* const arena = in_arena ? arenas.at[mine_at] : nullptr;
@@ -1385,41 +1390,51 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   // 2. splitters and counts
   enter("splitters");
   const unsigned threads = 256;
-  const std::size_t my_samples = allocated ? samples_of_rank(offsets[mine_at], n, stride) : 0;
-  if (slots > 0) {
-    take_samples_kernel<<<static_cast<unsigned>(stages::ceil_div(slots, threads)), threads, 0,
-                          stream>>>(sorted, offsets[mine_at], stride, my_samples, slots,
-                                    lp.cut_keys, first_cut[mine_at], a.my_samples);
-    WARPSORT_CHECK_LAUNCH();
-    all_gather(t, a.my_samples, a.samples, slots * sizeof(sample), stream, "splitters");
-    std::size_t bytes = cub_bytes;
-    WARPSORT_CUDA_CHECK(merge_sort::sort_keys(a.cub_temp, bytes, a.samples,
-                                              static_cast<std::int64_t>(P * slots),
-                                              by_sample_order{}, stream));
-  }
   rank_ends ends{};
   for (std::size_t q = 0; q <= P; ++q)
     ends.at[q] = o.rebalance ? offsets[q] : balanced_prefix(static_cast<int>(q), ranks, total);
-  cut_sequences_kernel<<<static_cast<unsigned>(stages::ceil_div(rows * buckets, threads)), threads,
-                         0, stream>>>(sorted, allocated ? n : 0, lp.cut_keys,
-                                      allocated ? lp.cut_sequences : 0, first_cut[mine_at], rows,
-                                      a.samples, m, stride, ends, parts, buckets,
-                                      allocated ? 0 : 1, a.my_counts);
-  WARPSORT_CHECK_LAUNCH();
-  std::vector<std::uint64_t> matrix(P * row_words);
-  const std::size_t row_bytes = row_words * sizeof(std::uint64_t);
+  const rank_sequences<Bits> my_layout{sorted,
+                                       allocated ? n : 0,
+                                       lp.cut_keys,
+                                       allocated ? lp.cut_sequences : 0,
+                                       rows,
+                                       mine_at,
+                                       slots,
+                                       offsets[mine_at],
+                                       stride,
+                                       allocated ? samples_of_rank(offsets[mine_at], n, stride) : 0,
+                                       m,
+                                       parts,
+                                       buckets,
+                                       ends};
+  const stages::sample_record<Bits>* sorted_samples = a.samples;
+  if (slots > 0) {
+    stages::gather_samples<rank_sequences<Bits>, less<Bits>>(my_layout, a.my_samples, slots,
+                                                             stream, my_layout.first_index());
+    all_gather(t, a.my_samples, a.samples, slots * sizeof(stages::sample_record<Bits>), stream,
+               "splitters");
+    sorted_samples = stages::sort_samples<Bits, less<Bits>>(
+        a.cub_temp, cub_bytes, a.samples, a.sorted, P * slots, 2, less<Bits>{}, stream);
+  }
+  stages::cut_sets(my_layout, sorted_samples, true, a.my_cuts, a.bucket_offsets, less<Bits>{},
+                   stream);
+  // the status travels with the cuts: nonzero where this rank could not allocate its storage
+  WARPSORT_CUDA_CHECK(cudaMemsetAsync(a.my_cuts + rows * (buckets - 1), allocated ? 0 : 1,
+                                      sizeof(std::size_t), stream));
+  std::vector<std::size_t> matrix(P * row_words);
+  const std::size_t row_bytes = row_words * sizeof(std::size_t);
   if (t.gathers_on_host(row_bytes)) {
-    std::vector<std::uint64_t> row(row_words);
-    read_to_host(t, row.data(), a.my_counts, row_bytes, stream, "splitters");
+    std::vector<std::size_t> row(row_words);
+    read_to_host(t, row.data(), a.my_cuts, row_bytes, stream, "splitters");
     t.gather_on_host(row.data(), matrix.data(), row_bytes, stream, "splitters");
   } else {
-    t.all_gather(a.my_counts, a.counts, row_bytes, stream);
-    read_to_host(t, matrix.data(), a.counts, matrix.size() * sizeof(std::uint64_t), stream,
+    t.all_gather(a.my_cuts, a.cuts, row_bytes, stream);
+    read_to_host(t, matrix.data(), a.cuts, matrix.size() * sizeof(std::size_t), stream,
                  "splitters");
   }
   std::string failed;
   for (std::size_t p = 0; p < P; ++p)
-    if (matrix[p * row_words + rows * buckets] != 0)
+    if (matrix[p * row_words + rows * (buckets - 1)] != 0)
       failed += (failed.empty() ? "" : ", ") + std::to_string(p);
   if (!failed.empty()) {
     if (allocated && n > 0) {  // the caller's keys back, sorted in sequences
@@ -1444,10 +1459,16 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   for (const local_plan& q : plans) most_sequences = std::max(most_sequences, q.sequences);
   std::vector<std::size_t> pieces(P * most_sequences * buckets, 0);
   for (std::size_t p = 0; p < P; ++p)
-    for (std::size_t c = 0; c < plans[p].cut_sequences; ++c)
+    for (std::size_t c = 0; c < plans[p].cut_sequences; ++c) {
+      // rank p's cut table: where bucket b ends in its sequence c, the last bucket at its end
+      const std::size_t len = std::min(plans[p].cut_keys, counts[p] - c * plans[p].cut_keys);
+      const auto end_of = [&](std::size_t b) {
+        return b + 1 == buckets ? len : matrix[p * row_words + b * rows + c];
+      };
       for (std::size_t b = 0; b < buckets; ++b)
         pieces[(p * most_sequences + c / plans[p].ways) * buckets + b] +=
-            matrix[p * row_words + c * buckets + b];
+            end_of(b) - (b == 0 ? 0 : end_of(b - 1));
+    }
   const auto piece = [&](std::size_t p, std::size_t i, std::size_t b) -> std::size_t {
     return pieces[(p * most_sequences + i) * buckets + b];
   };
@@ -1696,9 +1717,10 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
                                                        w.last_split_bytes, less<Bits>{}, local,
                                                        stream);
     last_shape = stages::shape_of(n, m, local);
-    bucket_starts_kernel<std::uint64_t>
+    bucket_starts_kernel<std::size_t>
         <<<static_cast<unsigned>(stages::ceil_div(lp.cut_sequences, threads)), threads, 0,
-           stream>>>(a.my_counts, lp.cut_sequences, buckets, w.bucket_starts);
+           stream>>>(a.my_cuts, rows, lp.cut_sequences, lp.cut_keys, n, buckets,
+                     w.bucket_starts);
     WARPSORT_CHECK_LAUNCH();
     last_block = stages::merge_sets_shape<Bits>(local.group_capacity,
                                                 static_cast<int>(m.set_sequences));

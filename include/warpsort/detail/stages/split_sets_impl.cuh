@@ -29,7 +29,8 @@ sample_order set_sample_order(const merge_round& m) {
 
 template <class Key, class Comp>
 std::size_t split_sets_temp_bytes(const merge_round& m) {
-  const equal_sequences<Key> l{nullptr, shape_of(0, m, policy{}), m.samples};
+  const equal_sequences<Key> l =
+      equal_sequences_of<Key>(nullptr, shape_of(0, m, policy{}), m.samples);
   return split_sequences_temp_bytes<equal_sequences<Key>, Comp>(l, set_sample_order<Key>(m));
 }
 
@@ -37,7 +38,7 @@ template <class Key, class Comp>
 split_layout split_sets(const Key* src, std::size_t n, const merge_round& m, void* temp,
                         std::size_t temp_bytes, Comp comp, const policy& p,
                         cudaStream_t stream) {
-  const equal_sequences<Key> l{src, shape_of(n, m, p), m.samples};
+  const equal_sequences<Key> l = equal_sequences_of(src, shape_of(n, m, p), m.samples);
   return split_sequences(l, set_sample_order<Key>(m), true, temp, temp_bytes, comp, stream);
 }
 
@@ -51,8 +52,8 @@ inline round_shape one_set_shape(std::size_t n, std::size_t seq_len, std::size_t
 
 template <class Key, class Comp>
 std::size_t split_temp_bytes(std::size_t samples, std::size_t sequences, std::size_t groups) {
-  const equal_sequences<Key> l{nullptr, one_set_shape(0, 0, sequences, 1, samples, groups, 1),
-                               samples};
+  const equal_sequences<Key> l = equal_sequences_of<Key>(
+      nullptr, one_set_shape(0, 0, sequences, 1, samples, groups, 1), samples);
   return split_sequences_temp_bytes<equal_sequences<Key>, Comp>(l, sample_order::sorted);
 }
 
@@ -61,10 +62,11 @@ split_layout split(const Key* src, std::size_t n, std::size_t seq_len, std::size
                    std::size_t stride, std::size_t samples, std::size_t groups, void* temp,
                    std::size_t temp_bytes, Comp comp, const ablation::design& p,
                    cudaStream_t stream) {
-  const equal_sequences<Key> l{
-      src, one_set_shape(n, seq_len, sequences, stride, samples, groups,
-                         static_cast<std::size_t>(p.oversampling)),
-      samples};
+  const equal_sequences<Key> l = equal_sequences_of(
+      src,
+      one_set_shape(n, seq_len, sequences, stride, samples, groups,
+                    static_cast<std::size_t>(p.oversampling)),
+      samples);
   // one set: ranked in place (a warp a sample); ranking orders samples by (key, position), so
   // key-only splitters sort them by key
   const bool ranked = p.splitter_positions != 0 && samples > 0 &&

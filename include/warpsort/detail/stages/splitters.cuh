@@ -12,15 +12,19 @@
 //    finds its rank by cutting every sequence's samples at it (in shared memory where a block
 //    stages a small set's samples, else where they lie), and the warps of splitter samples cut
 //    the set's sequences, each search narrowed to the s keys between two samples (cut_window).
-//  - sorted: gather_samples_kernel writes each sample's (set, key) and position, sort_samples
-//    orders them stably by (set, key) (CUB's radix sort for integer keys, its merge sort for any
-//    other), and cut_sets_kernel, a warp per splitter, cuts its set's sequences.
+//  - sorted: gather_samples_kernel writes each sample as a record (set, index, key),
+//    sort_samples orders the records stably by (set, key) (CUB's radix sort for integer keys,
+//    its merge sort for any other), and cut_sets_kernel, a warp per splitter, finds where its
+//    sample lies from the index and cuts its set's sequences. Records travel whole, so samples
+//    gathered from several GPUs sort alike.
 //
-// A layout says where the sequences are and how they form sets: equal_sequences (one array of
-// sequences of one length, the last maybe shorter, in sets of k) or any_runs (up to 64 runs of
-// any lengths, anywhere in memory, one set). Both give, for every set, cuts[row * columns + i]
-// = where the group of that row ends in the set's sequence i (a row a group, but a set's last
-// group has none) and group_offsets[g] = where group g starts in the output.
+// A layout says where the sequences are, how they form sets and which sorted samples are the
+// splitters: equal_sequences (one array of sequences of one length, the last maybe shorter, in
+// sets of k), any_runs (up to 64 runs of any lengths, anywhere in memory, one set) or, in the
+// distributed sort, a rank's sequences among every rank's samples (rank_sequences there). Each
+// gives, for every set, cuts[row * columns + i] = where the group of that row ends in the set's
+// sequence i (a row a group, but a set's last group has none) and group_offsets[g] = where group
+// g starts in the output.
 #include "index_math.hpp"
 #include "launch.hpp"
 #include <warpsort/stages.hpp>
@@ -43,15 +47,21 @@ struct key_site {
   std::size_t sequence, offset;
 };
 
+/// The sorted sample a splitter is taken from, where one is: none puts the splitter before
+/// every key.
+constexpr std::size_t no_sample = ~std::size_t{0};
+
 /// Sorted sequences of seq_len keys laid end to end from `keys` (the last may be shorter),
-/// taken set_sequences at a time (round_shape); `samples` is how many the whole round has.
+/// taken set_sequences at a time (round_shape); sample_count is how many samples the whole
+/// round has, sequence_samples how many a whole sequence has, last_samples the last sequence's
+/// (equal_sequences_of counts them on the host, so no kernel divides for them).
 template <class Key>
 struct equal_sequences {
   using key_type = Key;
   static constexpr bool can_rank_on_chip = true;
   const Key* keys;
   round_shape r;
-  std::size_t sample_count;
+  std::size_t sample_count, sequence_samples, last_samples;
 
   WARPSORT_HD const Key* sequence(std::size_t seq) const { return keys + seq * r.seq_len; }
   WARPSORT_HD std::size_t length(std::size_t seq) const { return r.sequence_keys(seq); }
@@ -59,10 +69,6 @@ struct equal_sequences {
   WARPSORT_HD key_site sample_at(std::size_t m) const {
     const sample_site site = sample_site_of(m, r.seq_len, r.stride);
     return {site.sequence, site.position};
-  }
-  WARPSORT_HD std::size_t position_of(key_site k) const { return k.sequence * r.seq_len + k.offset; }
-  WARPSORT_HD key_site site_of(std::size_t position) const {
-    return {position / r.seq_len, position % r.seq_len};
   }
   WARPSORT_HD std::size_t set_of_sequence(std::size_t seq) const { return seq / r.set_sequences; }
   WARPSORT_HD std::size_t sets() const { return r.sets; }
@@ -77,8 +83,24 @@ struct equal_sequences {
   WARPSORT_HD std::size_t splitters() const { return r.splitters(); }
   WARPSORT_HD std::size_t set_of_splitter(std::size_t u) const { return r.set_of_splitter(u); }
   WARPSORT_HD std::size_t first_splitter(std::size_t set) const { return set * (r.set_groups - 1); }
-  WARPSORT_HD std::size_t oversampling() const { return r.oversampling; }
+  WARPSORT_HD std::size_t splitter_sample(std::size_t set, std::size_t s) const {
+    return first_sample(set) + splitter_rank(s, r.oversampling);
+  }
+  /// Samples of sequence seq, and of set `set`.
+  WARPSORT_HD std::size_t samples_of_sequence(std::size_t seq) const {
+    return seq + 1 < r.sequences ? sequence_samples : last_samples;
+  }
+  WARPSORT_HD std::size_t samples_of_set(std::size_t set) const {
+    return set + 1 < r.sets ? r.set_samples : sample_count - first_sample(set);
+  }
 };
+
+template <class Key>
+equal_sequences<Key> equal_sequences_of(const Key* keys, const round_shape& r,
+                                        std::size_t sample_count) {
+  const std::size_t last = r.sequences > 0 ? r.sequence_keys(r.sequences - 1) : 0;
+  return {keys, r, sample_count, r.samples_per_sequence(), samples_in(last, r.stride)};
+}
 
 /// Where each run's keys are: run i, positions [start[i], start[i + 1]) of the runs laid end to
 /// end, is at[i][0 .. start[i + 1] - start[i]) (the runs need not be adjacent in memory).
@@ -102,11 +124,6 @@ struct any_runs {
     const int run = r.run_of(m, r.sample_start);
     return {static_cast<std::size_t>(run), (m - r.sample_start[run] + 1) * r.stride - 1};
   }
-  WARPSORT_HD std::size_t position_of(key_site k) const { return r.start[k.sequence] + k.offset; }
-  WARPSORT_HD key_site site_of(std::size_t position) const {
-    const int run = r.run_of(position, r.start);
-    return {static_cast<std::size_t>(run), position - r.start[run]};
-  }
   WARPSORT_HD std::size_t set_of_sequence(std::size_t) const { return 0; }
   WARPSORT_HD std::size_t sets() const { return 1; }
   WARPSORT_HD std::size_t first_sequence(std::size_t) const { return 0; }
@@ -120,7 +137,9 @@ struct any_runs {
   WARPSORT_HD std::size_t splitters() const { return r.groups - 1; }
   WARPSORT_HD std::size_t set_of_splitter(std::size_t) const { return 0; }
   WARPSORT_HD std::size_t first_splitter(std::size_t) const { return 0; }
-  WARPSORT_HD std::size_t oversampling() const { return r.oversampling; }
+  WARPSORT_HD std::size_t splitter_sample(std::size_t, std::size_t s) const {
+    return splitter_rank(s, r.oversampling);
+  }
 };
 
 /// The splitter (the key at `splitter_offset` of sequence splitter_seq) cuts every sequence of
@@ -168,7 +187,7 @@ __global__ void rank_set_samples_kernel(equal_sequences<Key> l, unsigned chunks_
   const round_shape& r = l.r;
   const std::size_t set = blockIdx.x / chunks_per_set, chunk = blockIdx.x % chunks_per_set;
   const std::size_t first_seq = set * r.set_sequences, count = r.sequences_in(set);
-  const std::size_t per_seq = r.samples_per_sequence(), set_samples = r.samples_of(set);
+  const std::size_t per_seq = l.sequence_samples, set_samples = l.samples_of_set(set);
   // sample j of the set: sequence first_seq + j / per_seq, its (j % per_seq + 1) s - 1-th key
   const unsigned per_seq32 = static_cast<unsigned>(per_seq);  // a set's samples fit a block
   const auto sample_in_place = [&](unsigned j) -> Key {
@@ -199,9 +218,7 @@ __global__ void rank_set_samples_kernel(equal_sequences<Key> l, unsigned chunks_
     const Key key = sample_key_at(j);
     // sequence i's samples ordered at or before this one (cut_sequence on its sample list)
     const auto sample_cut_in = [&](std::size_t i) {
-      const std::size_t seq_i = first_seq + i;  // only the input's last sequence is short
-      const std::size_t m =
-          seq_i + 1 < r.sequences ? per_seq : samples_in(r.sequence_keys(seq_i), r.stride);
+      const std::size_t seq_i = first_seq + i, m = l.samples_of_sequence(seq_i);
       if constexpr (Staged)
         return cut_sequence(staged + i * per_seq, m, seq_i, seq, index, key, comp);
       else
@@ -216,9 +233,11 @@ __global__ void rank_set_samples_kernel(equal_sequences<Key> l, unsigned chunks_
       if (i == lane) first_cut = c;
       at_or_before += c;
     }
-    const std::size_t rank = warp_sum(at_or_before) - 1;
-    if ((rank + 1) % r.oversampling != 0) continue;  // not a splitter's rank (splitter_rank)
-    const std::size_t s = (rank + 1) / r.oversampling - 1;
+    // samples at or before this one, counting it: a splitter's rank + 1 is a multiple of K
+    const unsigned ordered = static_cast<unsigned>(warp_sum(at_or_before));
+    const unsigned oversampling = static_cast<unsigned>(r.oversampling);
+    if (ordered % oversampling != 0) continue;  // not a splitter's rank (splitter_rank)
+    const std::size_t s = ordered / oversampling - 1;
     if (s >= splitters) continue;
     cut_sequences_at(l, set, r.first_group(set) + s, seq, (index + 1) * r.stride - 1, key,
                      [&](std::size_t i, std::size_t len) {
@@ -234,13 +253,18 @@ inline std::size_t on_chip_sample_bytes(const device_limits& d) {
   return min_size(160 * 1024, d.smem_per_block);
 }
 
-/// A sample's sort key: its set, and its key (for the radix sort, mapped so that unsigned
-/// order is the sort order).
+/// A gathered sample: its set, its index (the layout's sample_at finds its key from it; samples
+/// are gathered in position order, so a stable sort orders equal keys by position) and its key
+/// (for the radix sort, mapped so that unsigned order is the sort order). Unused slots (samples
+/// gathered from several GPUs, each given the same room) have set ~0: they sort after every set.
+/// Indices are 32-bit (split_sequences refuses more samples), so a record is 12 or 16 bytes.
 template <class Key>
-struct sample_key {
-  std::uint32_t set;
+struct sample_record {
+  std::uint32_t set, index;
   Key key;
 };
+constexpr std::uint32_t unused_slot = ~std::uint32_t{0};
+constexpr std::size_t most_sorted_samples = std::size_t{1} << 32;
 
 /// Integer keys in warpsort's two orders sort their samples by radix: ascending keys as they
 /// are, descending ones complemented (~x reverses the order of signed and unsigned integers).
@@ -249,43 +273,61 @@ constexpr bool radix_samples =
     cuda::std::is_integral_v<Key> && (sizeof(Key) == 4 || sizeof(Key) == 8) &&
     (cuda::std::is_same_v<Comp, less<Key>> || cuda::std::is_same_v<Comp, greater<Key>>);
 
-/// The set is the most significant part of the radix key.
+/// The key as the radix sort orders it, and back (the map is its own inverse).
+template <class Key, class Comp>
+__host__ __device__ Key radix_ordered(Key key) {
+  if constexpr (radix_samples<Key, Comp> && cuda::std::is_same_v<Comp, greater<Key>>)
+    return ~key;
+  else
+    return key;
+}
+
+/// The radix sort's bits of a record: the set, most significant, then the key (the index
+/// travels with them, unsorted).
 struct set_then_key {
   template <class Key>
-  __host__ __device__ cuda::std::tuple<std::uint32_t&, Key&> operator()(sample_key<Key>& k) const {
-    return {k.set, k.key};
+  __host__ __device__ cuda::std::tuple<std::uint32_t&, Key&> operator()(
+      sample_record<Key>& r) const {
+    return {r.set, r.key};
   }
 };
 
-/// The merge sort's order on sample_key: set, then the key's order (stable for ties).
+/// The merge sort's order on records: set, then the key's order (stable for ties).
 template <class Key, class Comp>
 struct by_set_then_key {
   Comp comp;
-  __host__ __device__ bool operator()(const sample_key<Key>& a, const sample_key<Key>& b) const {
+  __host__ __device__ bool operator()(const sample_record<Key>& a,
+                                      const sample_record<Key>& b) const {
     return a.set != b.set ? a.set < b.set : comp(a.key, b.key);
   }
 };
 
-/// Every sample's (set, key) and position, in position order.
+/// Every sample's record, in position order: sample first_index + m at out[m]; slots past the
+/// layout's samples, up to `slots`, are marked unused.
 template <class Layout, class Comp>
-__global__ void gather_samples_kernel(Layout l, sample_key<typename Layout::key_type>* keys,
-                                      std::size_t* positions) {
+__global__ void gather_samples_kernel(Layout l, sample_record<typename Layout::key_type>* out,
+                                      std::size_t slots, std::size_t first_index) {
   using Key = typename Layout::key_type;
   const std::size_t m = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (m >= l.samples()) return;
-  const key_site site = l.sample_at(m);
-  Key key = l.sequence(site.sequence)[site.offset];
-  if constexpr (radix_samples<Key, Comp> && cuda::std::is_same_v<Comp, greater<Key>>) key = ~key;
-  keys[m] = {static_cast<std::uint32_t>(l.set_of_sequence(site.sequence)), key};
-  positions[m] = l.position_of(site);
+  if (m >= slots) return;
+  const auto index = static_cast<std::uint32_t>(first_index + m);
+  if (m >= l.samples()) {
+    out[m] = {unused_slot, index, Key{}};
+    return;
+  }
+  const key_site site = l.sample_at(index);
+  out[m] = {static_cast<std::uint32_t>(l.set_of_sequence(site.sequence)), index,
+            radix_ordered<Key, Comp>(l.sequence(site.sequence)[site.offset])};
 }
 
-/// Sorted samples: a warp per splitter (of all sets) cuts its set's sequences; the first
+/// Sorted records: a warp per splitter (of all sets) cuts its set's sequences; the first
 /// threads write where each set starts. Key-only splitters (by_position false, the paper's)
 /// cut every sequence after its keys equal to the splitter's (cut_by_key).
 template <class Layout, class Comp>
-__global__ void cut_sets_kernel(Layout l, const std::size_t* positions, bool by_position,
-                                std::size_t* cuts, std::size_t* group_offsets, Comp comp) {
+__global__ void cut_sets_kernel(Layout l, const sample_record<typename Layout::key_type>* sorted,
+                                bool by_position, std::size_t* cuts, std::size_t* group_offsets,
+                                Comp comp) {
+  using Key = typename Layout::key_type;
   const std::size_t tid = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   for (std::size_t q = tid; q < l.sets(); q += static_cast<std::size_t>(gridDim.x) * blockDim.x)
     group_offsets[l.first_group(q)] = l.set_begin(q);
@@ -293,58 +335,109 @@ __global__ void cut_sets_kernel(Layout l, const std::size_t* positions, bool by_
   const std::size_t u = tid / policy::warp_threads;
   if (u >= l.splitters()) return;  // whole warps leave together
   const std::size_t set = l.set_of_splitter(u), s = u - l.first_splitter(set);
-  const key_site site = l.site_of(positions[l.first_sample(set) + splitter_rank(s, l.oversampling())]);
+  const std::size_t at = l.splitter_sample(set, s);
+  if (at == no_sample) {  // before every key: every cut is 0 (an empty window)
+    cut_sequences_at(l, set, l.first_group(set) + s, ~std::size_t{0}, 0, Key{},
+                     [](std::size_t, std::size_t) { return key_range{0, 0}; }, cuts,
+                     group_offsets, comp);
+    return;
+  }
+  const sample_record<Key> splitter = sorted[at];
+  const key_site site = l.sample_at(splitter.index);
   // a splitter from no sequence (~0) makes every cut an upper bound: cut_by_key's rule
   cut_sequences_at(l, set, l.first_group(set) + s, by_position ? site.sequence : ~std::size_t{0},
-                   site.offset, l.sequence(site.sequence)[site.offset],
+                   site.offset, radix_ordered<Key, Comp>(splitter.key),
                    [](std::size_t, std::size_t len) { return key_range{0, len}; }, cuts,
                    group_offsets, comp);
 }
 
-/// Sorts the samples (sample_key, position) by set and key, stably; with a null temp, returns
-/// the bytes it needs. The radix sort writes into the second arrays, the merge sort in place.
+/// CUB's storage to sort `count` records of `sets` sets (the unused slots' included).
 template <class Key, class Comp>
-std::size_t sort_samples(void* temp, std::size_t bytes, sample_key<Key>* keys_in,
-                         sample_key<Key>* keys_out, std::size_t* positions_in,
-                         std::size_t* positions_out, std::size_t samples, std::size_t sets,
-                         Comp comp, cudaStream_t stream) {
+std::size_t sort_samples_temp_bytes(std::size_t count, std::size_t sets) {
+  std::size_t bytes = 0;
+  if (count == 0) return 0;
   if constexpr (radix_samples<Key, Comp>) {
-    const int end_bit = static_cast<int>(sizeof(Key) * 8) + ceil_log2(sets);  // one set: 0 bits
-    WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-        temp, bytes, keys_in, keys_out, positions_in, positions_out,
-        static_cast<std::int64_t>(samples), set_then_key{}, 0, end_bit, stream));
+    WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
+        nullptr, bytes, static_cast<const sample_record<Key>*>(nullptr),
+        static_cast<sample_record<Key>*>(nullptr), static_cast<std::int64_t>(count),
+        set_then_key{}, 0, static_cast<int>(sizeof(Key) * 8) + ceil_log2(sets)));
   } else {
-    (void)keys_out;
-    (void)positions_out;
-    WARPSORT_CUDA_CHECK(warpsort::detail::cub_merge_sort::stable_sort_pairs(
-        temp, bytes, keys_in, positions_in, static_cast<std::int64_t>(samples),
-        by_set_then_key<Key, Comp>{comp}, stream));
+    (void)sets;
+    WARPSORT_CUDA_CHECK(warpsort::detail::cub_merge_sort::sort_keys(
+        nullptr, bytes, static_cast<sample_record<Key>*>(nullptr),
+        static_cast<std::int64_t>(count), by_set_then_key<Key, Comp>{Comp{}}));
   }
   return bytes;
 }
 
-/// Step 3's scratch: the gathered samples (none when ranked on chip), CUB's sort storage, the
-/// cut table and the group offsets. The same carving sizes it and lays it out.
+/// Sorts `count` records stably by set and key (`sets` sets, the unused slots' not counted:
+/// the radix sort reads the set's low bits only, where an unused slot's are all ones) and
+/// returns where they are: the radix sort writes them to `out`, the merge sort sorts `in`.
+template <class Key, class Comp>
+const sample_record<Key>* sort_samples(void* temp, std::size_t bytes, sample_record<Key>* in,
+                                       sample_record<Key>* out, std::size_t count,
+                                       std::size_t sets, Comp comp, cudaStream_t stream) {
+  if (count == 0) return in;
+  if constexpr (radix_samples<Key, Comp>) {
+    const int end_bit = static_cast<int>(sizeof(Key) * 8) + ceil_log2(sets);  // one set: 0 bits
+    WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp, bytes, in, out,
+                                                       static_cast<std::int64_t>(count),
+                                                       set_then_key{}, 0, end_bit, stream));
+    return out;
+  } else {
+    (void)out;
+    (void)sets;
+    WARPSORT_CUDA_CHECK(warpsort::detail::cub_merge_sort::sort_keys(
+        temp, bytes, in, static_cast<std::int64_t>(count), by_set_then_key<Key, Comp>{comp},
+        stream));
+    return in;
+  }
+}
+
+/// Launches gather_samples_kernel over `slots` records, the first numbered first_index (a rank's
+/// first slot among every rank's).
+template <class Layout, class Comp>
+void gather_samples(const Layout& l, sample_record<typename Layout::key_type>* out,
+                    std::size_t slots, cudaStream_t stream, std::size_t first_index = 0) {
+  if (slots == 0) return;
+  const unsigned threads = 256;
+  gather_samples_kernel<Layout, Comp><<<static_cast<unsigned>(ceil_div(slots, threads)), threads,
+                                        0, stream>>>(l, out, slots, first_index);
+  WARPSORT_CHECK_LAUNCH();
+}
+
+/// Launches cut_sets_kernel: a warp a splitter (one still writes the ends where there is none).
+template <class Layout, class Comp>
+void cut_sets(const Layout& l, const sample_record<typename Layout::key_type>* sorted,
+              bool by_position, std::size_t* cuts, std::size_t* group_offsets, Comp comp,
+              cudaStream_t stream) {
+  const unsigned threads = 256;
+  const std::size_t warps = max_size(l.splitters(), 1);
+  cut_sets_kernel<<<static_cast<unsigned>(ceil_div(warps * policy::warp_threads, threads)),
+                    threads, 0, stream>>>(l, sorted, by_position, cuts, group_offsets, comp);
+  WARPSORT_CHECK_LAUNCH();
+}
+
+/// Step 3's scratch: the records (none when ranked on chip), CUB's sort storage, the cut table
+/// and the group offsets. The same carving sizes it and lays it out.
+template <class Key>
 struct splitter_arrays {
-  void *keys_in, *keys_out;
-  std::size_t *positions_in, *positions_out, *cuts, *offsets;
+  sample_record<Key> *records_in, *records_out;
+  std::size_t *cuts, *offsets;
   void* cub_temp;
   std::size_t cub_bytes;
 };
 
 template <class Layout, class Comp>
-splitter_arrays carve_splitters(temp_carver& c, const Layout& l, sample_order order) {
+splitter_arrays<typename Layout::key_type> carve_splitters(temp_carver& c, const Layout& l,
+                                                           sample_order order) {
   using Key = typename Layout::key_type;
-  constexpr bool two = radix_samples<Key, Comp>;  // the radix sort writes into second arrays
+  constexpr bool two = radix_samples<Key, Comp>;  // the radix sort writes into second records
   const std::size_t samples = order == sample_order::sorted ? l.samples() : 0;
-  splitter_arrays a;
-  a.cub_bytes = samples > 0 ? sort_samples<Key, Comp>(nullptr, 0, nullptr, nullptr, nullptr,
-                                                      nullptr, samples, l.sets(), Comp{}, 0)
-                            : 0;
-  a.keys_in = c.take<sample_key<Key>>(samples);
-  a.keys_out = c.take<sample_key<Key>>(two ? samples : 0);
-  a.positions_in = c.take<std::size_t>(samples);
-  a.positions_out = c.take<std::size_t>(two ? samples : 0);
+  splitter_arrays<Key> a;
+  a.cub_bytes = sort_samples_temp_bytes<Key, Comp>(samples, l.sets());
+  a.records_in = c.take<sample_record<Key>>(samples);
+  a.records_out = c.take<sample_record<Key>>(two ? samples : 0);
   a.cuts = c.take<std::size_t>(l.groups() * l.columns());
   a.offsets = c.take<std::size_t>(l.groups() + 1);
   a.cub_temp = c.take_bytes(a.cub_bytes);
@@ -367,7 +460,7 @@ split_layout split_sequences(const Layout& l, sample_order order, bool by_positi
                              std::size_t temp_bytes, Comp comp, cudaStream_t stream) {
   using Key = typename Layout::key_type;
   temp_carver c(temp);
-  const splitter_arrays a = carve_splitters<Layout, Comp>(c, l, order);
+  const splitter_arrays<Key> a = carve_splitters<Layout, Comp>(c, l, order);
   if (c.used() > temp_bytes)
     throw input_error("warpsort: step 3 was given too little temporary storage");
   const unsigned threads = 256, warps_a_block = threads / policy::warp_threads;
@@ -402,22 +495,13 @@ split_layout split_sequences(const Layout& l, sample_order order, bool by_positi
   } else if (order != sample_order::sorted) {
     throw input_error("warpsort: step 3 ranks samples on chip only for equal sequences");
   }
-  const std::size_t samples = l.samples();
-  const std::size_t* sorted_positions = a.positions_in;
-  if (samples > 0) {
-    auto* const keys = static_cast<sample_key<Key>*>(a.keys_in);
-    gather_samples_kernel<Layout, Comp><<<static_cast<unsigned>(ceil_div(samples, threads)),
-                                          threads, 0, stream>>>(l, keys, a.positions_in);
-    WARPSORT_CHECK_LAUNCH();
-    sort_samples<Key, Comp>(a.cub_temp, a.cub_bytes, keys, static_cast<sample_key<Key>*>(a.keys_out),
-                            a.positions_in, a.positions_out, samples, l.sets(), comp, stream);
-    if constexpr (radix_samples<Key, Comp>) sorted_positions = a.positions_out;
-  }
-  const std::size_t warps = max_size(l.splitters(), 1);  // one warp still writes the ends
-  cut_sets_kernel<<<static_cast<unsigned>(ceil_div(warps * policy::warp_threads, threads)),
-                    threads, 0, stream>>>(l, sorted_positions, by_position, a.cuts, a.offsets,
-                                          comp);
-  WARPSORT_CHECK_LAUNCH();
+  if (l.samples() >= most_sorted_samples)
+    throw input_error("warpsort: step 3 sorts at most 2^32 - 1 samples; this round has " +
+                      std::to_string(l.samples()));
+  gather_samples<Layout, Comp>(l, a.records_in, l.samples(), stream);
+  const sample_record<Key>* sorted = sort_samples<Key, Comp>(
+      a.cub_temp, a.cub_bytes, a.records_in, a.records_out, l.samples(), l.sets(), comp, stream);
+  cut_sets(l, sorted, by_position, a.cuts, a.offsets, comp, stream);
   return {a.cuts, a.offsets};
 }
 

@@ -1114,16 +1114,14 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     return o.bucket_last_round && k > 1 && !has_values<Value> &&
            o.local_sort == local_algorithm::warpsort;
   };
-  // every rank's local plan: its sequences, numbered over all ranks in rank order, and the
-  // sequences the splitters cut, numbered alike
+  // every rank's local plan: its sequences, numbered over all ranks in rank order
   std::vector<local_plan> plans(P);
-  std::vector<std::size_t> first_sequence(P + 1, 0), first_cut(P + 1, 0);
+  std::vector<std::size_t> first_sequence(P + 1, 0);
   const auto plan_all = [&](bool bucketed) {
     for (std::size_t p = 0; p < P; ++p) {
       plans[p] = plan_local(counts[p], ranks, local, has_values<Value>, o.merge_runs, o.local_sort,
                             bucketed);
       first_sequence[p + 1] = first_sequence[p] + plans[p].sequences;
-      first_cut[p + 1] = first_cut[p] + plans[p].cut_sequences;
     }
   };
   plan_all(bucketing(parts));
@@ -1362,7 +1360,8 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
                      "warpsort::distributed::sort_keys: no device memory for the splitters");
   stages::temp_carver control_carver(control_block.get());
   const control_arrays<Bits> a = lay_out_control(control_carver);
-  // whether the work storage was allocated travels with the counts: every rank learns it there
+  // whether the work storage was allocated travels with the cut tables: every rank learns it
+  // there
   stages::temp_carver work_size(nullptr);
   unsigned char* const arena = in_arena ? arenas.at[mine_at] : nullptr;
   lay_out_work<Bits, Value>(work_size, lp, need, runs, o, local, direct, arena);

@@ -351,6 +351,12 @@ __global__ void cut_sets_kernel(Layout l, const sample_record<typename Layout::k
                    group_offsets, comp);
 }
 
+/// The radix sort's bits: the key's, and the set's low bits (one set: none).
+template <class Key>
+int radix_end_bit(std::size_t sets) {
+  return static_cast<int>(sizeof(Key) * 8) + ceil_log2(sets);
+}
+
 /// CUB's storage to sort `count` records of `sets` sets (the unused slots' included).
 template <class Key, class Comp>
 std::size_t sort_samples_temp_bytes(std::size_t count, std::size_t sets) {
@@ -360,7 +366,7 @@ std::size_t sort_samples_temp_bytes(std::size_t count, std::size_t sets) {
     WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
         nullptr, bytes, static_cast<const sample_record<Key>*>(nullptr),
         static_cast<sample_record<Key>*>(nullptr), static_cast<std::int64_t>(count),
-        set_then_key{}, 0, static_cast<int>(sizeof(Key) * 8) + ceil_log2(sets)));
+        set_then_key{}, 0, radix_end_bit<Key>(sets)));
   } else {
     (void)sets;
     WARPSORT_CUDA_CHECK(warpsort::detail::cub_merge_sort::sort_keys(
@@ -379,10 +385,10 @@ const sample_record<Key>* sort_samples(void* temp, std::size_t bytes, sample_rec
                                        std::size_t sets, Comp comp, cudaStream_t stream) {
   if (count == 0) return in;
   if constexpr (radix_samples<Key, Comp>) {
-    const int end_bit = static_cast<int>(sizeof(Key) * 8) + ceil_log2(sets);  // one set: 0 bits
     WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp, bytes, in, out,
                                                        static_cast<std::int64_t>(count),
-                                                       set_then_key{}, 0, end_bit, stream));
+                                                       set_then_key{}, 0,
+                                                       radix_end_bit<Key>(sets), stream));
     return out;
   } else {
     (void)out;

@@ -139,7 +139,9 @@ struct options {
   /// balanced_start(r) .. balanced_start(r + 1), or its input's with rebalance: exact, nothing
   /// to rebalance). No splitters and no counts go round, one host barrier instead of two host
   /// round trips, for about (P - 1) / P N keys received a rank where the exchange receives
-  /// (P - 1) / P^2 N.
+  /// (P - 1) / P^2 N. The shares go by copy engines (`sm_copies`: by one kernel), each rank's
+  /// sample records by one small kernel ahead of them, so that every rank sorts the samples
+  /// while the keys travel.
   /// `automatic`: for keys without values, where the ranks are known to copy into each other's
   /// receive arenas (transport::gathers_on_host: for nccl_transport, processes of one host from
   /// its second call, its first having opened the arenas) and the extra keys received,

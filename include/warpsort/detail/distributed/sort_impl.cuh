@@ -834,27 +834,23 @@ rank_needs needs_of(std::size_t n, std::size_t total, int ranks, int rank, const
 /// The gathered path (options::gather_all): every rank's sorted share copied whole into every
 /// other rank's arena, each merging its slice of all N keys. Rank q's arena holds the other
 /// ranks' shares in rank order (each aligned), then its own share sorted (the spare buffer),
-/// then the storage of its local sort and merge: all of a rank's work memory, reserved with the
-/// arenas, whose reservation every rank learns the outcome of before any key moves.
+/// the storage of its local sort, then the merge's, which starts with step 3's records: every
+/// rank writes its own samples' records there, so that they are sorted while the keys travel.
+/// It is all of a rank's work memory, reserved with the arenas, whose reservation every rank
+/// learns the outcome of before any key moves.
 struct gather_layout {
   std::vector<std::size_t> share_at;  // share_at[p]: where rank p's share is, in keys (p != q)
-  std::size_t spare_at = 0, temp_at = 0, temp_bytes = 0, bytes = 0;  // in bytes
+  std::size_t spare_at = 0, temp_at = 0, temp_bytes = 0, merge_at = 0, bytes = 0;  // in bytes
 };
-/// Where rank p's share lands in rank q's arena, in keys.
-template <class Bits>
-std::size_t gather_share_at(const std::vector<std::size_t>& counts, std::size_t q, std::size_t p) {
-  std::size_t at = 0;
-  for (std::size_t r = 0; r < p; ++r)
-    if (r != q) at = stages::ceil_div(at + counts[r], aligned_words<Bits>) * aligned_words<Bits>;
-  return at;
-}
 /// The runs every rank merges: every rank's sequences (its local plan's), in rank order.
-inline std::vector<std::size_t> gather_run_lengths(const std::vector<local_plan>& plans) {
+inline stages::runs_shape gather_runs_shape(const std::vector<local_plan>& plans,
+                                            const options& o, const policy& local) {
   std::vector<std::size_t> lengths;
   for (const local_plan& lp : plans)
     for (std::size_t i = 0; i < lp.sequences; ++i)
       lengths.push_back(std::min(lp.sequence_keys, lp.n - i * lp.sequence_keys));
-  return lengths;
+  return stages::make_runs_shape(lengths.data(), static_cast<int>(lengths.size()),
+                                 local.group_capacity, o.merge_oversampling);
 }
 /// Rank q's arena; `merge_bytes`: the merge's storage (alike on every rank).
 template <class Bits>
@@ -864,32 +860,32 @@ gather_layout gather_layout_of(const std::vector<std::size_t>& counts, std::size
   const auto round_up = [](std::size_t x, std::size_t to) { return stages::ceil_div(x, to) * to; };
   gather_layout g;
   g.share_at.assign(P, 0);
-  for (std::size_t p = 0; p < P; ++p) g.share_at[p] = gather_share_at<Bits>(counts, q, p);
-  g.spare_at = round_up(gather_share_at<Bits>(counts, q, P) * sizeof(Bits), 256);
+  std::size_t at = 0;
+  for (std::size_t p = 0; p < P; ++p) {
+    g.share_at[p] = at;
+    if (p != q) at = round_up(at + counts[p], aligned_words<Bits>);
+  }
+  g.spare_at = round_up(at * sizeof(Bits), 256);
   g.temp_at = round_up(g.spare_at + counts[q] * sizeof(Bits), 256);
-  g.temp_bytes = std::max(local_sort_bytes<Bits, no_values>(lp, local), merge_bytes);
-  g.bytes = g.temp_at + g.temp_bytes;
+  g.temp_bytes = local_sort_bytes<Bits, no_values>(lp, local);
+  g.merge_at = round_up(g.temp_at + g.temp_bytes, 256);
+  g.bytes = g.merge_at + merge_bytes;
   return g;
 }
 /// The gathered merge's storage: every rank's sequences, as runs.
 template <class Bits>
 std::size_t gather_merge_bytes(const std::vector<local_plan>& plans, const options& o,
                                const policy& local) {
-  const std::vector<std::size_t> lengths = gather_run_lengths(plans);
-  return stages::merge_runs_temp_bytes<Bits>(stages::make_runs_shape(
-      lengths.data(), static_cast<int>(lengths.size()), local.group_capacity, o.merge_oversampling));
+  return stages::merge_runs_temp_bytes<Bits>(gather_runs_shape(plans, o, local));
 }
 
 /// The extra keys' bytes a rank may receive on the gathered path, (P - 1)^2 / P^2 N keys more
 /// than the exchange's, where options::gather_all is automatic: on two, three and four H200s
-/// (uint32, 2^22-2^28 keys) the gathered path was the faster up to 2^26, 2^25 and 2^25 keys in
-/// all, 64-114 MiB of extra keys a rank, and the exchange from 2^27, 2^26 and 2^26 (128-144
-/// MiB): the splitters' ~0.2 ms of host round trips against the extra copies at ~350 GB/s.
+/// (uint32, 2^25-2^28 keys, the samples sorted while the keys travel) the gathered path was the
+/// faster up to 2^26 keys in all on two GPUs (64 MiB of extra keys a rank), even at 2^26 on
+/// three (114 MiB) and faster at 2^26 on four (144 MiB), and the exchange from 2^27 (128 MiB on
+/// two, by 3%): the splitters' ~0.2 ms of host round trips against the extra copies at ~300 GB/s.
 constexpr std::size_t gather_extra_bytes = std::size_t{96} << 20;
-/// A share copied to the peers by one kernel up to this size (four H200s, 4 and 16 MiB shares:
-/// 0.278 against 0.307 ms and 0.514 against 0.528 ms by copy engines, the call's time), by copy
-/// engines above it (where a copy engine's few microseconds of the host no longer count).
-constexpr std::size_t gather_kernel_copy_bytes = std::size_t{16} << 20;
 inline bool gather_pays(std::size_t total, int ranks, std::size_t key_bytes) {
   const std::size_t P = static_cast<std::size_t>(ranks);
   return total * key_bytes * (P - 1) * (P - 1) <= gather_extra_bytes * P * P;
@@ -951,58 +947,108 @@ class side_stream {
 
 /// The gathered path, once every rank has agreed on it and reserved its arena (gather_layout):
 /// the local sort into sequences (its plan's, as for the exchange) in the arena's spare buffer;
-/// their copies into every peer's arena (one kernel, or copy engines for large shares) and an
-/// event; one host barrier; then this rank's slice of the merge of every rank's sequences, into
-/// keys.
+/// step 3's records of their samples (one kernel), then the sequences (copy engines, or one
+/// kernel where options::exchange asks), copied into every peer's arena, each followed by an
+/// event; one host barrier; the
+/// records of every rank sorted on a side stream while the keys travel; then this rank's slice
+/// of the merge of every rank's sequences, into keys.
 template <class Bits, class ToWords, class FromWords, class Enter>
 void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stream,
                       const options& o, const policy& local, const std::vector<std::size_t>& counts,
                       const std::vector<local_plan>& plans, const peer_memory::arenas& arenas,
                       warpsort::detail::event_marks<6>& events, sort_result& result,
                       ToWords to_words, FromWords from_words, Enter enter) {
+  using record = stages::sample_record<Bits>;
+  static_assert(sizeof(record) % sizeof(Bits) == 0, "records are copied as words");
+  constexpr std::size_t record_words = sizeof(record) / sizeof(Bits);
+  enum event_part : int { keys_sent = 0, records_sent = 1 };
   const int ranks = t.size(), me = t.rank();
   const std::size_t P = counts.size(), mine = static_cast<std::size_t>(me);
   peer_memory* const peers = t.peers();
-  const local_plan& lp = plans[mine];
-  const gather_layout g = gather_layout_of<Bits>(counts, mine, lp,
-                                                 gather_merge_bytes<Bits>(plans, o, local), local);
+  const stages::runs_shape shape = gather_runs_shape(plans, o, local);
+  const std::size_t merge_bytes = stages::merge_runs_temp_bytes<Bits>(shape);
+  const auto layout_of = [&](std::size_t q) {
+    return gather_layout_of<Bits>(counts, q, plans[q], merge_bytes, local);
+  };
+  const gather_layout g = layout_of(mine);
   unsigned char* const arena = arenas.at[mine];
   Bits* const spare = reinterpret_cast<Bits*>(arena + g.spare_at);
-  void* const temp = arena + g.temp_at;
+  // every rank's sequences as the merge's runs: this rank's in its spare buffer, the others'
+  // where they land in its arena
+  std::vector<std::size_t> first_run(P + 1, 0);
+  stages::run_sources<Bits> sources{};
+  for (std::size_t p = 0; p < P; ++p) {
+    first_run[p + 1] = first_run[p] + plans[p].sequences;
+    const Bits* const share = p == mine ? spare : reinterpret_cast<const Bits*>(arena) + g.share_at[p];
+    for (std::size_t i = 0; i < plans[p].sequences; ++i)
+      sources.at[first_run[p] + i] = share + i * plans[p].sequence_keys;
+  }
+  const stages::any_runs<Bits> runs{sources, shape};
+  // step 3's storage, the records first (where every peer writes its own: offset 0)
+  stages::temp_carver carver(arena + g.merge_at);
+  const stages::splitter_arrays<Bits> a =
+      stages::carve_splitters<stages::any_runs<Bits>, less<Bits>>(carver, runs,
+                                                                  stages::sample_order::sorted);
+  const std::size_t first_sample = shape.sample_start[first_run[mine]];
+  const std::size_t my_samples = shape.sample_start[first_run[mine + 1]] - first_sample;
 
   enter("local_sort");
   events.mark(0);
   if (n > 0) {
     to_words(stream);
-    sort_into_sequences<Bits, no_values>(keys, spare, nullptr, nullptr, lp, temp, g.temp_bytes,
-                                         stream, local);
+    sort_into_sequences<Bits, no_values>(keys, spare, nullptr, nullptr, plans[mine],
+                                         arena + g.temp_at, g.temp_bytes, stream, local);
   }
   events.mark(1);
-  events.mark(2);  // no splitters
+  enter("splitters");  // this rank's samples; every rank's are sorted while the keys travel
+  stages::gather_samples<stages::any_runs<Bits>, less<Bits>>(runs, a.records_in + first_sample,
+                                                            my_samples, stream, first_sample);
+  events.mark(2);
 
   enter("exchange");
-  // to the next rank first, so that at a time each rank is written by one other
-  const bool by_kernel = o.exchange == options::exchange_path::sm_copies ||
-                         (o.exchange == options::exchange_path::automatic &&
-                          n * sizeof(Bits) <= gather_kernel_copy_bytes);
-  copy_list<Bits> copies;
-  for (std::size_t j = 1; j < P && n > 0; ++j) {
-    const std::size_t q = (mine + j) % P;
-    Bits* const to = reinterpret_cast<Bits*>(arenas.at[q]) + gather_share_at<Bits>(counts, q, mine);
-    if (by_kernel)
-      copies.add(spare, to, n);
-    else
-      WARPSORT_CUDA_CHECK(cudaMemcpyAsync(to, spare, n * sizeof(Bits), cudaMemcpyDeviceToDevice, stream));
-  }
-  if (copies.count > 0) {
+  // to the next rank first, so that at a time each rank is written by one other; the keys by
+  // copy engines (by one kernel only where asked: its blocks would take the SMs the records'
+  // sort runs on meanwhile), the records by one kernel
+  const bool by_kernel = o.exchange == options::exchange_path::sm_copies;
+  copy_list<Bits> record_copies, key_copies;
+  const auto copy_by_kernel = [&](const copy_list<Bits>& copies) {
+    if (copies.count == 0) return;
     copy_pieces_kernel<Bits><<<static_cast<unsigned>(copies.first_block[copies.count]), 256, 0,
                                stream>>>(copies);
     WARPSORT_CHECK_LAUNCH();
+  };
+  for (std::size_t j = 1; j < P; ++j) {
+    const std::size_t q = (mine + j) % P;
+    if (my_samples > 0)
+      record_copies.add(reinterpret_cast<const Bits*>(a.records_in + first_sample),
+                        reinterpret_cast<Bits*>(arenas.at[q] + layout_of(q).merge_at) +
+                            first_sample * record_words,
+                        my_samples * record_words);
   }
-  WARPSORT_CUDA_CHECK(cudaEventRecord(peers->sent(me, 0), stream));
+  copy_by_kernel(record_copies);
+  WARPSORT_CUDA_CHECK(cudaEventRecord(peers->sent(me, records_sent), stream));
+  for (std::size_t j = 1; j < P && n > 0; ++j) {
+    const std::size_t q = (mine + j) % P;
+    Bits* const to = reinterpret_cast<Bits*>(arenas.at[q]) + layout_of(q).share_at[mine];
+    if (by_kernel)
+      key_copies.add(spare, to, n);
+    else
+      WARPSORT_CUDA_CHECK(cudaMemcpyAsync(to, spare, n * sizeof(Bits), cudaMemcpyDeviceToDevice, stream));
+  }
+  copy_by_kernel(key_copies);
+  WARPSORT_CUDA_CHECK(cudaEventRecord(peers->sent(me, keys_sent), stream));
   peers->barrier("exchange");
+  const record* sorted = a.records_in;
+  {
+    side_stream side(stream);
+    for (int p = 0; p < ranks; ++p)  // this rank's own records included
+      WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(side.get(), peers->sent(p, records_sent), 0));
+    sorted = stages::sort_samples<Bits, less<Bits>>(a.cub_temp, a.cub_bytes, a.records_in,
+                                                    a.records_out, shape.samples, 1, less<Bits>{},
+                                                    side.get());
+  }  // the stream waits for the sort here
   for (int p = 0; p < ranks; ++p)
-    if (p != me) WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(stream, peers->sent(p, 0), 0));
+    if (p != me) WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(stream, peers->sent(p, keys_sent), 0));
   events.mark(3);
 
   enter("merge");
@@ -1011,18 +1057,9 @@ void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stre
   const auto first = [&](std::size_t q) {
     return o.rebalance ? offsets[q] : balanced_prefix(static_cast<int>(q), ranks, total);
   };
-  const std::vector<std::size_t> lengths = gather_run_lengths(plans);
-  stages::run_sources<Bits> sources{};
-  for (std::size_t p = 0, run = 0; p < P; ++p) {
-    const Bits* const share = p == mine ? spare : reinterpret_cast<const Bits*>(arena) + g.share_at[p];
-    for (std::size_t i = 0; i < plans[p].sequences; ++i, ++run)
-      sources.at[run] = share + i * plans[p].sequence_keys;
-  }
-  stages::merge_runs<Bits>(sources, keys,
-                           stages::make_runs_shape(lengths.data(), static_cast<int>(lengths.size()),
-                                                   local.group_capacity, o.merge_oversampling),
-                           local.group_capacity, temp, g.temp_bytes, stream,
-                           {first(mine), first(mine + 1)});
+  stages::cut_sets(runs, sorted, true, a.cuts, a.offsets, less<Bits>{}, stream);
+  stages::merge_run_groups(runs, {a.cuts, a.offsets}, keys, local.group_capacity,
+                           {first(mine), first(mine + 1)}, stream);
   peers->release_after(stream);  // the arena is read until the merge is done
   events.mark(4);
 

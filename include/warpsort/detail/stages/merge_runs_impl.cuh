@@ -46,6 +46,19 @@ __global__ void __maxnreg__(thread_merge_max_registers<Key>())
                  static_cast<int>(last - first));
 }
 
+/// Step 4 of merge_runs, once step 3 has cut the runs (`split`): each group merged on chip, the
+/// part inside `window` written from out[0].
+template <class Key>
+void merge_run_groups(const any_runs<Key>& l, const split_layout& split, Key* out, int capacity,
+                      output_window window, cudaStream_t stream) {
+  const thread_block_shape shape = merge_sets_shape<Key>(capacity, l.r.runs);
+  allow_dynamic_smem(merge_run_groups_kernel<Key, less<Key>>, shape.smem_bytes);
+  merge_run_groups_kernel<<<static_cast<unsigned>(l.r.groups), shape.threads, shape.smem_bytes,
+                            stream>>>(l, out, capacity, split.cuts, split.group_offsets, window,
+                                      less<Key>{});
+  WARPSORT_CHECK_LAUNCH();
+}
+
 /// Temporary storage of merge_runs.
 template <class Key>
 std::size_t merge_runs_temp_bytes(const runs_shape& r) {
@@ -61,16 +74,10 @@ void merge_runs(const run_sources<Key>& src, Key* out, const runs_shape& r, int 
                 output_window window = {}) {
   static_assert(cuda::std::is_unsigned_v<Key>, "merge_runs sorts unsigned words");
   if (window.from >= min_size(window.to, r.keys())) return;  // nothing asked for
-  const less<Key> comp{};
   const any_runs<Key> l{src, r};
   const split_layout split =
-      split_sequences(l, sample_order::sorted, true, temp, temp_bytes, comp, stream);
-  const thread_block_shape shape = merge_sets_shape<Key>(capacity, r.runs);
-  allow_dynamic_smem(merge_run_groups_kernel<Key, less<Key>>, shape.smem_bytes);
-  merge_run_groups_kernel<<<static_cast<unsigned>(r.groups), shape.threads, shape.smem_bytes,
-                            stream>>>(l, out, capacity, split.cuts, split.group_offsets, window,
-                                      comp);
-  WARPSORT_CHECK_LAUNCH();
+      split_sequences(l, sample_order::sorted, true, temp, temp_bytes, less<Key>{}, stream);
+  merge_run_groups(l, split, out, capacity, window, stream);
 }
 
 /// The same with the runs laid end to end in src.

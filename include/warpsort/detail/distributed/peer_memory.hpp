@@ -2,8 +2,9 @@
 // Device memory the ranks of one host write into each other with copy engines, so that the
 // keys' exchange moves no byte with an SM (NCCL's send and receive copy with SMs, which the
 // receivers' merges then wait for). Each rank keeps a receive arena between calls; a sender
-// copies its pieces into its peers' arenas (cudaMemcpyAsync, peer to peer) and records one
-// event a part; a receiver's stream waits for its peers' events of a part before merging it.
+// copies its pieces into its peers' arenas (one cudaMemcpyBatchAsync a part, peer to peer) and
+// records one event a part; a receiver's stream waits for its peers' events of a part before
+// merging it.
 // nccl_transport gives one over CUDA IPC (one process a GPU, one host); the tests' transport
 // gives one within its process.
 #include <cuda_runtime_api.h>

@@ -194,7 +194,7 @@ TEST(IndexMath, SampleSites) {
   EXPECT_EQ(ws::samples_in(seq, stride), 15u);
   EXPECT_EQ(ws::samples_in(700, stride), 10u);
   for (std::size_t m = 0; m < 40; ++m) {
-    const auto site = ws::sample_site_of(m, seq, stride);
+    const auto site = ws::sample_site_of(m, ws::samples_in(seq, stride), stride);
     EXPECT_EQ(site.sequence, m / 15);
     EXPECT_EQ(site.position, (m % 15) * 64 + 63);
     EXPECT_LT(site.position, seq);
@@ -240,14 +240,14 @@ TEST(IndexMath, SplittingModelIsBalancedAndOrdered) {
       const std::size_t samples = (L - 1) * ws::samples_in(seq_len, s) +
                                   ws::samples_in(n - (L - 1) * seq_len, s);
       for (std::size_t m = 0; m < samples; ++m) {
-        const auto site = ws::sample_site_of(m, seq_len, s);
+        const auto site = ws::sample_site_of(m, ws::samples_in(seq_len, s), s);
         const std::size_t pos = site.sequence * seq_len + site.position;
         sample.push_back({keys[pos], pos});
       }
       // each sample's rank by sample_cut (no sort) is its place in the sorted sample
       std::vector<std::pair<std::uint32_t, std::size_t>> ranked(samples);
       for (std::size_t m = 0; m < samples; ++m) {
-        const auto site = ws::sample_site_of(m, seq_len, s);
+        const auto site = ws::sample_site_of(m, ws::samples_in(seq_len, s), s);
         const std::size_t index = m - site.sequence * ws::samples_in(seq_len, s);
         std::size_t at_or_before = 0;
         for (std::size_t i = 0; i < L; ++i) {
@@ -535,7 +535,8 @@ TEST(Plan, OffsetsNearAndPast2e32) {
       EXPECT_LE(ws::merge_blocks(n, p.merge_block_keys), std::size_t{0x7fffffff});
     }
     // step 3: the last sample lies in the last sequence holding a sample, inside the input
-    const auto last = ws::sample_site_of(plan.samples - 1, plan.sequence_keys, plan.sample_stride);
+    const auto last = ws::sample_site_of(plan.samples - 1, ws::samples_in(plan.sequence_keys, plan.sample_stride),
+                                      plan.sample_stride);
     const std::size_t last_keys = n - (plan.sequences - 1) * plan.sequence_keys;
     EXPECT_EQ(last.sequence, plan.sequences - (last_keys >= plan.sample_stride ? 1 : 2));
     EXPECT_LT(last.position, std::min(plan.sequence_keys, n - last.sequence * plan.sequence_keys));

@@ -236,13 +236,13 @@ WARPSORT_HD piece_pair group_round_pair(std::size_t pieces, int r, std::size_t q
 // ---------------------------------------------------------------- step 3: samples and cuts
 
 /// Regular sampling of L sorted sequences (all `seq_len` long but the last): every s-th key,
-/// positions s-1, 2s-1, ... Sample m lies in sequence m / per_seq at this position.
+/// positions s-1, 2s-1, ... With per_seq = samples_in(seq_len, s) samples a whole sequence
+/// (counted once, by the caller), sample m lies in sequence m / per_seq at this position.
 WARPSORT_HD std::size_t samples_in(std::size_t len, std::size_t stride) { return len / stride; }
 struct sample_site {
   std::size_t sequence, position;
 };
-WARPSORT_HD sample_site sample_site_of(std::size_t m, std::size_t seq_len, std::size_t stride) {
-  const std::size_t per_seq = samples_in(seq_len, stride);
+WARPSORT_HD sample_site sample_site_of(std::size_t m, std::size_t per_seq, std::size_t stride) {
   return {m / per_seq, (m % per_seq + 1) * stride - 1};
 }
 

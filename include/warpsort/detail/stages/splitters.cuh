@@ -67,7 +67,7 @@ struct equal_sequences {
   WARPSORT_HD std::size_t length(std::size_t seq) const { return r.sequence_keys(seq); }
   WARPSORT_HD std::size_t samples() const { return sample_count; }
   WARPSORT_HD key_site sample_at(std::size_t m) const {
-    const sample_site site = sample_site_of(m, r.seq_len, r.stride);
+    const sample_site site = sample_site_of(m, sequence_samples, r.stride);
     return {site.sequence, site.position};
   }
   WARPSORT_HD std::size_t set_of_sequence(std::size_t seq) const { return seq / r.set_sequences; }

@@ -535,8 +535,8 @@ TEST(Plan, OffsetsNearAndPast2e32) {
       EXPECT_LE(ws::merge_blocks(n, p.merge_block_keys), std::size_t{0x7fffffff});
     }
     // step 3: the last sample lies in the last sequence holding a sample, inside the input
-    const auto last = ws::sample_site_of(plan.samples - 1, ws::samples_in(plan.sequence_keys, plan.sample_stride),
-                                      plan.sample_stride);
+    const std::size_t per_seq = ws::samples_in(plan.sequence_keys, plan.sample_stride);
+    const auto last = ws::sample_site_of(plan.samples - 1, per_seq, plan.sample_stride);
     const std::size_t last_keys = n - (plan.sequences - 1) * plan.sequence_keys;
     EXPECT_EQ(last.sequence, plan.sequences - (last_keys >= plan.sample_stride ? 1 : 2));
     EXPECT_LT(last.position, std::min(plan.sequence_keys, n - last.sequence * plan.sequence_keys));

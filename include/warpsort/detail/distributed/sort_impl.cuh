@@ -1002,9 +1002,8 @@ inline void copy_batch(const std::vector<direct_copy>& copies, cudaStream_t stre
 /// the local sort into sequences (its plan's, as for the exchange) in the arena's spare buffer;
 /// step 3's records of their samples (one kernel), then the sequences (copy engines, or one
 /// kernel where options::exchange asks), copied into every peer's arena, each followed by an
-/// event; one host barrier; the
-/// records of every rank sorted on a side stream while the keys travel; then this rank's slice
-/// of the merge of every rank's sequences, into keys.
+/// event; one host barrier; the records of every rank sorted on a side stream while the keys
+/// travel; then this rank's slice of the merge of every rank's sequences, into keys.
 template <class Bits, class ToWords, class FromWords, class Enter>
 void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stream,
                       const options& o, const policy& local, const std::vector<std::size_t>& counts,

@@ -98,6 +98,7 @@ void check_runs(std::uint64_t seed) {
       {30000, 30000, 30000, 30000},     // the gathered path's: a share a rank
       std::vector<std::size_t>(64, 3001),  // the most runs
       {250000, 7, 180001},              // many groups
+      {600000, 400000},                 // ~8000 samples: past CUB's sort of them in one block
   };
   for (const auto& lengths : layouts)
     for (std::uint64_t distinct : {std::uint64_t{0}, std::uint64_t{5}})

@@ -79,7 +79,7 @@ struct rank_ends {
 template <class Bits>
 struct rank_sequences {
   using key_type = Bits;
-  static constexpr bool can_rank_on_chip = false;
+  static constexpr bool can_rank_on_chip = false, one_set = false;  // the unused slots: a set
   const Bits* keys;
   std::size_t n, sequence_keys, sequences, rows;  // rows: the most sequences any rank cuts
   std::size_t rank, slots, offset, stride;        // offset: this rank's first global position
@@ -174,6 +174,15 @@ __global__ void copy_pieces_kernel(copy_list<Bits> list) {
       if (at < stop) to[at] = v[u];
     }
   }
+}
+
+/// Launches copy_pieces_kernel over the list (nothing where it is empty).
+template <class Bits>
+void copy_pieces(const copy_list<Bits>& list, cudaStream_t stream) {
+  if (list.count == 0) return;
+  const auto blocks = static_cast<unsigned>(list.first_block[list.count]);
+  copy_pieces_kernel<Bits><<<blocks, 256, 0, stream>>>(list);
+  WARPSORT_CHECK_LAUNCH();
 }
 
 // The last local round run bucket by bucket (local_plan::bucketed): its step 3 splits every
@@ -1011,7 +1020,7 @@ void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stre
                       const peer_memory::arenas& arenas,
                       warpsort::detail::event_marks<6>& events, sort_result& result,
                       ToWords to_words, FromWords from_words, Enter enter) {
-  using record = stages::sample_record<Bits>;
+  using record = stages::record_of<stages::any_runs<Bits>>;
   static_assert(sizeof(record) % sizeof(Bits) == 0, "records are copied as words");
   constexpr std::size_t record_words = sizeof(record) / sizeof(Bits);
   enum event_part : int { keys_sent = 0, records_sent = 1 };
@@ -1035,7 +1044,7 @@ void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stre
   const stages::any_runs<Bits> runs{sources, shape};
   // step 3's storage, the records first (where every peer writes its own: offset 0)
   stages::temp_carver carver(arena + g.merge_at);
-  const stages::splitter_arrays<Bits> a =
+  const stages::splitter_arrays<record> a =
       stages::carve_splitters<stages::any_runs<Bits>, less<Bits>>(carver, runs,
                                                                   stages::sample_order::sorted);
   const std::size_t first_sample = shape.sample_start[first_run[mine]];
@@ -1059,12 +1068,6 @@ void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stre
   // where asked: its blocks would take the SMs the records' sort runs on meanwhile)
   const bool by_kernel = o.exchange == options::exchange_path::sm_copies;
   copy_list<Bits> record_copies, key_copies;
-  const auto copy_by_kernel = [&](const copy_list<Bits>& copies) {
-    if (copies.count == 0) return;
-    copy_pieces_kernel<Bits><<<static_cast<unsigned>(copies.first_block[copies.count]), 256, 0,
-                               stream>>>(copies);
-    WARPSORT_CHECK_LAUNCH();
-  };
   for (std::size_t j = 1; j < P; ++j) {
     const std::size_t q = (mine + j) % P;
     if (my_samples > 0)
@@ -1073,7 +1076,7 @@ void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stre
                             first_sample * record_words,
                         my_samples * record_words);
   }
-  copy_by_kernel(record_copies);
+  copy_pieces(record_copies, stream);
   WARPSORT_CUDA_CHECK(cudaEventRecord(peers->sent(me, records_sent), stream));
   std::vector<direct_copy> engine_copies;
   for (std::size_t j = 1; j < P && n > 0; ++j) {
@@ -1085,7 +1088,7 @@ void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stre
       engine_copies.push_back({to, spare, n * sizeof(Bits)});
   }
   copy_batch(engine_copies, stream);
-  copy_by_kernel(key_copies);
+  copy_pieces(key_copies, stream);
   WARPSORT_CUDA_CHECK(cudaEventRecord(peers->sent(me, keys_sent), stream));
   peers->barrier("exchange");
   const record* sorted = a.records_in;
@@ -1093,9 +1096,8 @@ void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stre
     side_stream side(stream);
     for (int p = 0; p < ranks; ++p)  // this rank's own records included
       WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(side.get(), peers->sent(p, records_sent), 0));
-    sorted = stages::sort_samples<Bits, less<Bits>>(a.cub_temp, a.cub_bytes, a.records_in,
-                                                    a.records_out, shape.samples, 1, less<Bits>{},
-                                                    side.get());
+    sorted = stages::sort_samples(a.cub_temp, a.cub_bytes, a.records_in, a.records_out,
+                                  shape.samples, 1, less<Bits>{}, side.get());
   }  // the stream waits for the sort here
   for (int p = 0; p < ranks; ++p)
     if (p != me) WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(stream, peers->sent(p, keys_sent), 0));
@@ -1427,7 +1429,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   }
   // the records sort as two sets: every rank's samples, then the unused slots
   const std::size_t cub_bytes =
-      stages::sort_samples_temp_bytes<Bits, less<Bits>>(P * slots, 2);
+      stages::sort_samples_temp_bytes<stages::sample_record<Bits>, less<Bits>>(P * slots, 2);
   const std::size_t row_words = rows * (buckets - 1) + 1;
   const auto lay_out_control = [&](stages::temp_carver& c) {
     control_arrays<Bits> a{};
@@ -1500,8 +1502,8 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
                                                              stream, my_layout.first_index());
     all_gather(t, a.my_samples, a.samples, slots * sizeof(stages::sample_record<Bits>), stream,
                "splitters");
-    sorted_samples = stages::sort_samples<Bits, less<Bits>>(
-        a.cub_temp, cub_bytes, a.samples, a.sorted, P * slots, 2, less<Bits>{}, stream);
+    sorted_samples = stages::sort_samples(a.cub_temp, cub_bytes, a.samples, a.sorted, P * slots,
+                                          2, less<Bits>{}, stream);
   }
   stages::cut_sets(my_layout, sorted_samples, true, a.my_cuts, a.bucket_offsets, less<Bits>{},
                    stream);
@@ -1849,10 +1851,8 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
                                                    w.first_group, w.first_sub, e.targets);
       WARPSORT_CHECK_LAUNCH();
       side_stream::order(stream, side.get());
-    } else if (e.copies.count > 0) {
-      copy_pieces_kernel<Bits><<<static_cast<unsigned>(e.copies.first_block[e.copies.count]),
-                                 threads, 0, side.get()>>>(e.copies);
-      WARPSORT_CHECK_LAUNCH();
+    } else {
+      copy_pieces(e.copies, side.get());
     }
     if (direct) {
       copy_batch(e.direct, side.get());

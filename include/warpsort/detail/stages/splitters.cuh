@@ -12,11 +12,11 @@
 //    finds its rank by cutting every sequence's samples at it (in shared memory where a block
 //    stages a small set's samples, else where they lie), and the warps of splitter samples cut
 //    the set's sequences, each search narrowed to the s keys between two samples (cut_window).
-//  - sorted: gather_samples_kernel writes each sample as a record (set, index, key),
-//    sort_samples orders the records stably by (set, key) (CUB's radix sort for integer keys,
-//    its merge sort for any other), and cut_sets_kernel, a warp per splitter, finds where its
-//    sample lies from the index and cuts its set's sequences. Records travel whole, so samples
-//    gathered from several GPUs sort alike.
+//  - sorted: gather_samples_kernel writes each sample as a record (set, index, key; a layout of
+//    one set leaves the set out), sort_samples orders the records stably by (set, key) (CUB's
+//    radix sort for integer keys, its merge sort for any other), and cut_sets_kernel, a warp
+//    per splitter, finds where its sample lies from the index and cuts its set's sequences.
+//    Records travel whole, so samples gathered from several GPUs sort alike.
 //
 // A layout says where the sequences are, how they form sets and which sorted samples are the
 // splitters: equal_sequences (one array of sequences of one length, the last maybe shorter, in
@@ -58,7 +58,7 @@ constexpr std::size_t no_sample = ~std::size_t{0};
 template <class Key>
 struct equal_sequences {
   using key_type = Key;
-  static constexpr bool can_rank_on_chip = true;
+  static constexpr bool can_rank_on_chip = true, one_set = false;
   const Key* keys;
   round_shape r;
   std::size_t sample_count, sequence_samples, last_samples;
@@ -113,7 +113,7 @@ struct run_sources {
 template <class Key>
 struct any_runs {
   using key_type = Key;
-  static constexpr bool can_rank_on_chip = false;
+  static constexpr bool can_rank_on_chip = false, one_set = true;
   run_sources<Key> src;
   runs_shape r;
 
@@ -258,11 +258,26 @@ inline std::size_t on_chip_sample_bytes(const device_limits& d) {
 /// (for the radix sort, mapped so that unsigned order is the sort order). Unused slots (samples
 /// gathered from several GPUs, each given the same room) have set ~0: they sort after every set.
 /// Indices are 32-bit (split_sequences refuses more samples), so a record is 12 or 16 bytes.
-template <class Key>
+template <class Key, bool WithSet = true>
 struct sample_record {
+  using key_type = Key;
+  static constexpr bool with_set = true;
   std::uint32_t set, index;
   Key key;
 };
+/// A layout of one set leaves the set out: (index, key), 8 bytes for 4-byte keys. CUB's radix
+/// sort takes some 2300 of these in one block against fewer than 2048 12-byte records, and
+/// sorts them faster above that (docs/performance.md, "one set's records without the set").
+template <class Key>
+struct sample_record<Key, false> {
+  using key_type = Key;
+  static constexpr bool with_set = false;
+  std::uint32_t index;
+  Key key;
+};
+/// The records a layout's samples are gathered into.
+template <class Layout>
+using record_of = sample_record<typename Layout::key_type, !Layout::one_set>;
 constexpr std::uint32_t unused_slot = ~std::uint32_t{0};
 constexpr std::size_t most_sorted_samples = std::size_t{1} << 32;
 
@@ -287,46 +302,55 @@ __host__ __device__ Key radix_ordered(Key key) {
 struct set_then_key {
   template <class Key>
   __host__ __device__ cuda::std::tuple<std::uint32_t&, Key&> operator()(
-      sample_record<Key>& r) const {
+      sample_record<Key, true>& r) const {
     return {r.set, r.key};
+  }
+  template <class Key>
+  __host__ __device__ cuda::std::tuple<Key&> operator()(sample_record<Key, false>& r) const {
+    return {r.key};
   }
 };
 
 /// The merge sort's order on records: set, then the key's order (stable for ties).
-template <class Key, class Comp>
+template <class Record, class Comp>
 struct by_set_then_key {
   Comp comp;
-  __host__ __device__ bool operator()(const sample_record<Key>& a,
-                                      const sample_record<Key>& b) const {
-    return a.set != b.set ? a.set < b.set : comp(a.key, b.key);
+  __host__ __device__ bool operator()(const Record& a, const Record& b) const {
+    if constexpr (Record::with_set)
+      if (a.set != b.set) return a.set < b.set;
+    return comp(a.key, b.key);
   }
 };
 
 /// Every sample's record, in position order: sample first_index + m at out[m]; slots past the
 /// layout's samples, up to `slots`, are marked unused.
 template <class Layout, class Comp>
-__global__ void gather_samples_kernel(Layout l, sample_record<typename Layout::key_type>* out,
-                                      std::size_t slots, std::size_t first_index) {
+__global__ void gather_samples_kernel(Layout l, record_of<Layout>* out, std::size_t slots,
+                                      std::size_t first_index) {
   using Key = typename Layout::key_type;
   const std::size_t m = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (m >= slots) return;
   const auto index = static_cast<std::uint32_t>(first_index + m);
-  if (m >= l.samples()) {
-    out[m] = {unused_slot, index, Key{}};
-    return;
+  if constexpr (Layout::one_set) {  // no unused slots (gather_samples checks)
+    const key_site site = l.sample_at(index);
+    out[m] = {index, radix_ordered<Key, Comp>(l.sequence(site.sequence)[site.offset])};
+  } else {
+    if (m >= l.samples()) {
+      out[m] = {unused_slot, index, Key{}};
+      return;
+    }
+    const key_site site = l.sample_at(index);
+    out[m] = {static_cast<std::uint32_t>(l.set_of_sequence(site.sequence)), index,
+              radix_ordered<Key, Comp>(l.sequence(site.sequence)[site.offset])};
   }
-  const key_site site = l.sample_at(index);
-  out[m] = {static_cast<std::uint32_t>(l.set_of_sequence(site.sequence)), index,
-            radix_ordered<Key, Comp>(l.sequence(site.sequence)[site.offset])};
 }
 
 /// Sorted records: a warp per splitter (of all sets) cuts its set's sequences; the first
 /// threads write where each set starts. Key-only splitters (by_position false, the paper's)
 /// cut every sequence after its keys equal to the splitter's (cut_by_key).
 template <class Layout, class Comp>
-__global__ void cut_sets_kernel(Layout l, const sample_record<typename Layout::key_type>* sorted,
-                                bool by_position, std::size_t* cuts, std::size_t* group_offsets,
-                                Comp comp) {
+__global__ void cut_sets_kernel(Layout l, const record_of<Layout>* sorted, bool by_position,
+                                std::size_t* cuts, std::size_t* group_offsets, Comp comp) {
   using Key = typename Layout::key_type;
   const std::size_t tid = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   for (std::size_t q = tid; q < l.sets(); q += static_cast<std::size_t>(gridDim.x) * blockDim.x)
@@ -342,7 +366,7 @@ __global__ void cut_sets_kernel(Layout l, const sample_record<typename Layout::k
                      group_offsets, comp);
     return;
   }
-  const sample_record<Key> splitter = sorted[at];
+  const record_of<Layout> splitter = sorted[at];
   const key_site site = l.sample_at(splitter.index);
   // a splitter from no sequence (~0) makes every cut an upper bound: cut_by_key's rule
   cut_sequences_at(l, set, l.first_group(set) + s, by_position ? site.sequence : ~std::size_t{0},
@@ -358,20 +382,20 @@ int radix_end_bit(std::size_t sets) {
 }
 
 /// CUB's storage to sort `count` records of `sets` sets (the unused slots' included).
-template <class Key, class Comp>
+template <class Record, class Comp>
 std::size_t sort_samples_temp_bytes(std::size_t count, std::size_t sets) {
+  using Key = typename Record::key_type;
   std::size_t bytes = 0;
   if (count == 0) return 0;
   if constexpr (radix_samples<Key, Comp>) {
     WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
-        nullptr, bytes, static_cast<const sample_record<Key>*>(nullptr),
-        static_cast<sample_record<Key>*>(nullptr), static_cast<std::int64_t>(count),
-        set_then_key{}, 0, radix_end_bit<Key>(sets)));
+        nullptr, bytes, static_cast<const Record*>(nullptr), static_cast<Record*>(nullptr),
+        static_cast<std::int64_t>(count), set_then_key{}, 0, radix_end_bit<Key>(sets)));
   } else {
     (void)sets;
     WARPSORT_CUDA_CHECK(warpsort::detail::cub_merge_sort::sort_keys(
-        nullptr, bytes, static_cast<sample_record<Key>*>(nullptr),
-        static_cast<std::int64_t>(count), by_set_then_key<Key, Comp>{Comp{}}));
+        nullptr, bytes, static_cast<Record*>(nullptr), static_cast<std::int64_t>(count),
+        by_set_then_key<Record, Comp>{Comp{}}));
   }
   return bytes;
 }
@@ -379,10 +403,10 @@ std::size_t sort_samples_temp_bytes(std::size_t count, std::size_t sets) {
 /// Sorts `count` records stably by set and key (`sets` sets, the unused slots' not counted:
 /// the radix sort reads the set's low bits only, where an unused slot's are all ones) and
 /// returns where they are: the radix sort writes them to `out`, the merge sort sorts `in`.
-template <class Key, class Comp>
-const sample_record<Key>* sort_samples(void* temp, std::size_t bytes, sample_record<Key>* in,
-                                       sample_record<Key>* out, std::size_t count,
-                                       std::size_t sets, Comp comp, cudaStream_t stream) {
+template <class Record, class Comp>
+const Record* sort_samples(void* temp, std::size_t bytes, Record* in, Record* out,
+                           std::size_t count, std::size_t sets, Comp comp, cudaStream_t stream) {
+  using Key = typename Record::key_type;
   if (count == 0) return in;
   if constexpr (radix_samples<Key, Comp>) {
     WARPSORT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp, bytes, in, out,
@@ -394,7 +418,7 @@ const sample_record<Key>* sort_samples(void* temp, std::size_t bytes, sample_rec
     (void)out;
     (void)sets;
     WARPSORT_CUDA_CHECK(warpsort::detail::cub_merge_sort::sort_keys(
-        temp, bytes, in, static_cast<std::int64_t>(count), by_set_then_key<Key, Comp>{comp},
+        temp, bytes, in, static_cast<std::int64_t>(count), by_set_then_key<Record, Comp>{comp},
         stream));
     return in;
   }
@@ -403,9 +427,11 @@ const sample_record<Key>* sort_samples(void* temp, std::size_t bytes, sample_rec
 /// Launches gather_samples_kernel over `slots` records, the first numbered first_index (a rank's
 /// first slot among every rank's).
 template <class Layout, class Comp>
-void gather_samples(const Layout& l, sample_record<typename Layout::key_type>* out,
-                    std::size_t slots, cudaStream_t stream, std::size_t first_index = 0) {
+void gather_samples(const Layout& l, record_of<Layout>* out, std::size_t slots,
+                    cudaStream_t stream, std::size_t first_index = 0) {
   if (slots == 0) return;
+  if (Layout::one_set && first_index + slots > l.samples())
+    throw input_error("warpsort: step 3 has no unused slots in a layout of one set");
   const unsigned threads = 256;
   gather_samples_kernel<Layout, Comp><<<static_cast<unsigned>(ceil_div(slots, threads)), threads,
                                         0, stream>>>(l, out, slots, first_index);
@@ -414,9 +440,8 @@ void gather_samples(const Layout& l, sample_record<typename Layout::key_type>* o
 
 /// Launches cut_sets_kernel: a warp a splitter (one still writes the ends where there is none).
 template <class Layout, class Comp>
-void cut_sets(const Layout& l, const sample_record<typename Layout::key_type>* sorted,
-              bool by_position, std::size_t* cuts, std::size_t* group_offsets, Comp comp,
-              cudaStream_t stream) {
+void cut_sets(const Layout& l, const record_of<Layout>* sorted, bool by_position,
+              std::size_t* cuts, std::size_t* group_offsets, Comp comp, cudaStream_t stream) {
   const unsigned threads = 256;
   const std::size_t warps = max_size(l.splitters(), 1);
   cut_sets_kernel<<<static_cast<unsigned>(ceil_div(warps * policy::warp_threads, threads)),
@@ -426,24 +451,25 @@ void cut_sets(const Layout& l, const sample_record<typename Layout::key_type>* s
 
 /// Step 3's scratch: the records (none when ranked on chip), CUB's sort storage, the cut table
 /// and the group offsets. The same carving sizes it and lays it out.
-template <class Key>
+template <class Record>
 struct splitter_arrays {
-  sample_record<Key> *records_in, *records_out;
+  Record *records_in, *records_out;
   std::size_t *cuts, *offsets;
   void* cub_temp;
   std::size_t cub_bytes;
 };
 
 template <class Layout, class Comp>
-splitter_arrays<typename Layout::key_type> carve_splitters(temp_carver& c, const Layout& l,
-                                                           sample_order order) {
-  using Key = typename Layout::key_type;
-  constexpr bool two = radix_samples<Key, Comp>;  // the radix sort writes into second records
+splitter_arrays<record_of<Layout>> carve_splitters(temp_carver& c, const Layout& l,
+                                                   sample_order order) {
+  using Record = record_of<Layout>;
+  // the radix sort writes into second records
+  constexpr bool two = radix_samples<typename Layout::key_type, Comp>;
   const std::size_t samples = order == sample_order::sorted ? l.samples() : 0;
-  splitter_arrays<Key> a;
-  a.cub_bytes = sort_samples_temp_bytes<Key, Comp>(samples, l.sets());
-  a.records_in = c.take<sample_record<Key>>(samples);
-  a.records_out = c.take<sample_record<Key>>(two ? samples : 0);
+  splitter_arrays<Record> a;
+  a.cub_bytes = sort_samples_temp_bytes<Record, Comp>(samples, l.sets());
+  a.records_in = c.take<Record>(samples);
+  a.records_out = c.take<Record>(two ? samples : 0);
   a.cuts = c.take<std::size_t>(l.groups() * l.columns());
   a.offsets = c.take<std::size_t>(l.groups() + 1);
   a.cub_temp = c.take_bytes(a.cub_bytes);
@@ -466,7 +492,7 @@ split_layout split_sequences(const Layout& l, sample_order order, bool by_positi
                              std::size_t temp_bytes, Comp comp, cudaStream_t stream) {
   using Key = typename Layout::key_type;
   temp_carver c(temp);
-  const splitter_arrays<Key> a = carve_splitters<Layout, Comp>(c, l, order);
+  const splitter_arrays<record_of<Layout>> a = carve_splitters<Layout, Comp>(c, l, order);
   if (c.used() > temp_bytes)
     throw input_error("warpsort: step 3 was given too little temporary storage");
   const unsigned threads = 256, warps_a_block = threads / policy::warp_threads;
@@ -505,8 +531,9 @@ split_layout split_sequences(const Layout& l, sample_order order, bool by_positi
     throw input_error("warpsort: step 3 sorts at most 2^32 - 1 samples; this round has " +
                       std::to_string(l.samples()));
   gather_samples<Layout, Comp>(l, a.records_in, l.samples(), stream);
-  const sample_record<Key>* sorted = sort_samples<Key, Comp>(
-      a.cub_temp, a.cub_bytes, a.records_in, a.records_out, l.samples(), l.sets(), comp, stream);
+  const record_of<Layout>* sorted = sort_samples(a.cub_temp, a.cub_bytes, a.records_in,
+                                                 a.records_out, l.samples(), l.sets(), comp,
+                                                 stream);
   cut_sets(l, sorted, by_position, a.cuts, a.offsets, comp, stream);
   return {a.cuts, a.offsets};
 }

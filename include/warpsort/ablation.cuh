@@ -60,6 +60,10 @@ struct design {
   /// SMs. small_input_blocks = 0: never.
   int small_input_blocks = 64;
   int small_input_min_keys = 2048;
+  /// Tiny inputs, n <= one_block_keys (sized_for): one step-1 block sorts them whole, the least
+  /// power of two that holds n (not below small_input_min_keys): one launch, where two blocks
+  /// and steps 3 and 4 cost three or four (docs/performance.md, "Small inputs"). 0: never.
+  int one_block_keys = 4096;
   // ---- the paper's parts: each switches one idea back to the paper's ----
   /// Step 2: 1, the paper's buffer merge: a warp merges a whole pair of sequences through a
   /// buffer of merge_buffer_keys keys; 0, merge-path tiles.
@@ -112,6 +116,7 @@ constexpr design paper_for(std::size_t key_bytes) {
   d.max_ranked_samples = 0;  // the paper sorts its sample
   d.few_blocks = 0;          // version 4's rules for small inputs are ours
   d.small_input_blocks = 0;
+  d.one_block_keys = 0;
   return d;
 }
 /// Rung 1, "onchip_step1": + version 2's step 1 on chip (a block sorts block_sort_keys keys:
@@ -148,19 +153,23 @@ constexpr design onchip_step4_for(std::size_t key_bytes) {
 
 /// The design a sort of n keys runs with: d with its own rules for small inputs applied.
 /// Inputs of few blocks (fewer than d.few_blocks blocks of d.block_sort_keys) get
-/// d.few_blocks_threads threads a block, and small inputs (fewer than d.small_input_blocks
-/// blocks) on-chip blocks halved until n fills that many, never below d.small_input_min_keys,
-/// never grown.
+/// d.few_blocks_threads threads a block; tiny inputs (at most d.one_block_keys keys) one
+/// on-chip block of the least power of two that holds them; other small inputs (fewer than
+/// d.small_input_blocks blocks) on-chip blocks halved until n fills that many. Blocks never
+/// go below d.small_input_min_keys and are never grown.
 constexpr design sized_for(design d, std::size_t n) {
   const auto below = [n](int blocks, int keys) {
     return n < static_cast<std::size_t>(blocks) * static_cast<std::size_t>(keys);
   };
   if (below(d.few_blocks, d.block_sort_keys)) d.block_threads = d.few_blocks_threads;
-  if (!below(d.small_input_blocks, d.block_sort_keys)) return d;
+  const bool one_block = n <= static_cast<std::size_t>(d.one_block_keys);
+  if (!one_block && !below(d.small_input_blocks, d.block_sort_keys)) return d;
   const int least = d.small_input_min_keys > policy::merge_tile_keys ? d.small_input_min_keys
                                                                      : policy::merge_tile_keys;
   const auto fills = [&](int keys) {
-    return keys / 2 < least || !below(d.small_input_blocks, keys);
+    if (keys / 2 < least) return true;
+    return one_block ? n > static_cast<std::size_t>(keys / 2)
+                     : !below(d.small_input_blocks, keys);
   };
   bool shrunk = false;
   while (!fills(d.block_sort_keys)) {

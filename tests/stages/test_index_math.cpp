@@ -355,7 +355,26 @@ TEST(Plan, SizedForSmallInputs) {
   EXPECT_EQ(warpsort::ablation::sized_for(p, std::size_t{1} << 16).group_capacity, 2048);
   warpsort::ablation::design off = p;
   off.small_input_blocks = 0;
+  off.one_block_keys = 0;
   EXPECT_TRUE(same(warpsort::ablation::sized_for(off, 10), off));
+  // tiny inputs: one block of the least power of two that holds them, not below the floor,
+  // so steps 2-4 never run; one key more and the small-input rule takes them again
+  for (std::size_t key_bytes : {std::size_t{4}, std::size_t{8}}) {
+    const warpsort::ablation::design d = warpsort::ablation::v4_for(key_bytes);
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2048}, std::size_t{2049},
+                          std::size_t{3000}, std::size_t{4096}}) {
+      const auto s = warpsort::ablation::sized_for(d, n);
+      EXPECT_EQ(s.block_sort_keys, n <= 2048 ? 2048 : 4096) << n << " keys of " << key_bytes;
+      EXPECT_LE(s.merge_block_keys, s.block_sort_keys) << n;
+      EXPECT_FALSE(warpsort::ablation::make_plan(n, s).has_groups()) << n << " keys of " << key_bytes;
+    }
+    const auto past = warpsort::ablation::sized_for(d, 4097);
+    EXPECT_EQ(past.block_sort_keys, 2048) << key_bytes;
+    EXPECT_TRUE(warpsort::ablation::make_plan(4097, past).has_groups()) << key_bytes;
+  }
+  warpsort::ablation::design no_one_block = p;
+  no_one_block.one_block_keys = 0;
+  EXPECT_EQ(warpsort::ablation::sized_for(no_one_block, 4096).block_sort_keys, 2048);
   warpsort::ablation::design tiny = p;  // already below the floor: left alone
   tiny.block_sort_keys = 256;
   tiny.merge_block_keys = 512;

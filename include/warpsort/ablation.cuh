@@ -60,9 +60,10 @@ struct design {
   /// SMs. small_input_blocks = 0: never.
   int small_input_blocks = 64;
   int small_input_min_keys = 2048;
-  /// Tiny inputs, n <= one_block_keys (sized_for): one step-1 block sorts them whole, the least
-  /// power of two that holds n (not below small_input_min_keys): one launch, where two blocks
-  /// and steps 3 and 4 cost three or four (docs/performance.md, "Small inputs"). 0: never.
+  /// Tiny inputs, n <= one_block_keys and n <= block_sort_keys (sized_for): one step-1 block
+  /// sorts them whole, the least power of two that holds n (not below small_input_min_keys):
+  /// one launch, where two blocks and steps 3 and 4 cost three or four (docs/performance.md,
+  /// "Small inputs"). 0: never.
   int one_block_keys = 4096;
   // ---- the paper's parts: each switches one idea back to the paper's ----
   /// Step 2: 1, the paper's buffer merge: a warp merges a whole pair of sequences through a
@@ -153,8 +154,8 @@ constexpr design onchip_step4_for(std::size_t key_bytes) {
 
 /// The design a sort of n keys runs with: d with its own rules for small inputs applied.
 /// Inputs of few blocks (fewer than d.few_blocks blocks of d.block_sort_keys) get
-/// d.few_blocks_threads threads a block; tiny inputs (at most d.one_block_keys keys) one
-/// on-chip block of the least power of two that holds them; other small inputs (fewer than
+/// d.few_blocks_threads threads a block; tiny inputs (at most d.one_block_keys keys, and no
+/// more than a block holds) one on-chip block of the least power of two that holds them; other small inputs (fewer than
 /// d.small_input_blocks blocks) on-chip blocks halved until n fills that many. Blocks never
 /// go below d.small_input_min_keys and are never grown.
 constexpr design sized_for(design d, std::size_t n) {
@@ -162,7 +163,8 @@ constexpr design sized_for(design d, std::size_t n) {
     return n < static_cast<std::size_t>(blocks) * static_cast<std::size_t>(keys);
   };
   if (below(d.few_blocks, d.block_sort_keys)) d.block_threads = d.few_blocks_threads;
-  const bool one_block = n <= static_cast<std::size_t>(d.one_block_keys);
+  const bool one_block = n <= static_cast<std::size_t>(d.one_block_keys) &&
+                         n <= static_cast<std::size_t>(d.block_sort_keys);
   if (!one_block && !below(d.small_input_blocks, d.block_sort_keys)) return d;
   const int least = d.small_input_min_keys > policy::merge_tile_keys ? d.small_input_min_keys
                                                                      : policy::merge_tile_keys;

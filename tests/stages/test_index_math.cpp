@@ -375,6 +375,14 @@ TEST(Plan, SizedForSmallInputs) {
   warpsort::ablation::design no_one_block = p;
   no_one_block.one_block_keys = 0;
   EXPECT_EQ(warpsort::ablation::sized_for(no_one_block, 4096).block_sort_keys, 2048);
+  // more than a block holds is not one block: the small-input rule sizes it as before
+  warpsort::ablation::design wide = p;
+  wide.one_block_keys = 1 << 20;
+  EXPECT_EQ(warpsort::ablation::sized_for(wide, 50000).block_sort_keys,
+            warpsort::ablation::sized_for(no_one_block, 50000).block_sort_keys);
+  warpsort::ablation::design negative = p;
+  negative.one_block_keys = -1;
+  EXPECT_THROW(warpsort::ablation::make_plan(10, negative), warpsort::input_error);
   warpsort::ablation::design tiny = p;  // already below the floor: left alone
   tiny.block_sort_keys = 256;
   tiny.merge_block_keys = 512;

@@ -4,8 +4,12 @@
 Each run sorts a fresh copy of the input (made before the timed region), timed by CUDA events
 on one stream; warm-up runs first, then the median of --runs; every output is checked against
 the other sorts' (keys, bit-exact; the inputs have no NaN or -0.0). Prints a Markdown table.
+With --op argsort: warpsort.argsort against torch.argsort(stable=True) and cupy.argsort, int64
+indices; warpsort's must equal torch's exactly (a stable argsort has one answer) and cupy's must
+order the keys the same way.
 
     python3 python/bench.py --dtypes uint32,float32 --sizes 16..28
+    python3 python/bench.py --op argsort --dtypes float32,float64,int64 --sizes 20,24,26
 """
 import argparse
 import os
@@ -58,7 +62,13 @@ def main():
     ap.add_argument("--sizes", default="16..28", help="log2 sizes: LO..HI (even steps if wide) or a,b,c")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--warmup", type=int, default=2)
+    ap.add_argument("--op", choices=("sort", "argsort"), default="sort")
     args = ap.parse_args()
+    argsort = args.op == "argsort"
+    if argsort:
+        ops = (warpsort.argsort, cp.argsort, lambda a: torch.argsort(a, stable=True))
+    else:
+        ops = (warpsort.sort, cp.sort, lambda a: torch.sort(a).values)
 
     stream = cp.cuda.Stream(non_blocking=True)
     torch_stream = torch.cuda.ExternalStream(stream.ptr)
@@ -67,24 +77,29 @@ def main():
         for dtype in args.dtypes.split(","):
             for n in parse_sizes(args.sizes):
                 x = make_input(dtype, n, seed=n)
-                ws_ms, ws = time_runs(warpsort.sort, x, cp.copy, args.runs, args.warmup, stream)
-                cp_ms, ref = time_runs(cp.sort, x, cp.copy, args.runs, args.warmup, stream)
+                ws_ms, ws = time_runs(ops[0], x, cp.copy, args.runs, args.warmup, stream)
+                cp_ms, ref = time_runs(ops[1], x, cp.copy, args.runs, args.warmup, stream)
                 tx = torch.from_dlpack(x)
                 try:
-                    th_ms, th = time_runs(lambda a: torch.sort(a).values, tx, torch.clone,
-                                          args.runs, args.warmup, stream)
+                    th_ms, th = time_runs(ops[2], tx, torch.clone, args.runs, args.warmup, stream)
                 except (RuntimeError, TypeError) as e:  # e.g. no torch.sort for this dtype
-                    print(f"torch.sort {dtype}: {e}", file=sys.stderr)
+                    print(f"torch.{args.op} {dtype}: {e}", file=sys.stderr)
                     th_ms, th = float("nan"), None
                 stream.synchronize()
-                ok = bool(cp.array_equal(ws, ref)) and (th is None or bool(cp.array_equal(cp.from_dlpack(th), ref)))
+                if argsort:  # indices: torch's exactly; cupy's (stable or not) the same keys
+                    ok = bool(cp.array_equal(x[ws], x[ref])) and ws.dtype == cp.int64 and (
+                        th is None or bool(cp.array_equal(ws, cp.from_dlpack(th))))
+                else:
+                    ok = bool(cp.array_equal(ws, ref)) and (th is None or bool(cp.array_equal(cp.from_dlpack(th), ref)))
                 if not ok:
                     print(f"MISMATCH: {dtype} n={n}", file=sys.stderr)
                 rows.append((dtype, n, ws_ms, th_ms, cp_ms, ok))
                 print(f"{dtype} 2^{n.bit_length() - 1}: warpsort {ws_ms:.3f} ms, torch {th_ms:.3f}, cupy {cp_ms:.3f}",
                       file=sys.stderr, flush=True)
 
-    print(f"| keys | n | warpsort (ms) | torch.sort (ms) | cupy.sort (ms) | torch / warpsort | cupy / warpsort | checked |")
+    what = "argsort" if argsort else "sort"
+    torch_name = "torch.argsort(stable=True)" if argsort else "torch.sort"
+    print(f"| keys | n | warpsort.{what} (ms) | {torch_name} (ms) | cupy.{what} (ms) | torch / warpsort | cupy / warpsort | checked |")
     print("|---|---|---|---|---|---|---|---|")
     for dtype, n, w, t, c, ok in rows:
         tt, tr = ("n/a", "n/a") if t != t else (f"{t:.3f}", f"{t / w:.2f}x")  # t != t: NaN, no torch.sort

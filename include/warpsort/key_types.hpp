@@ -39,8 +39,8 @@ template <class... Ts>
 struct type_list {};
 
 namespace detail {
-/// The number a name ends in ("uint32" -> 32): a key type's width in bits, which CMake reads
-/// from the list (4-byte keys sort their pairs as packed 64-bit words and need no pair items).
+/// The number a name ends in ("uint32" -> 32): a key type's width in bits, which its name
+/// states on the command line and in result files.
 constexpr int trailing_number(const char* s) {
   int v = 0;
   for (; *s != '\0'; ++s) v = *s >= '0' && *s <= '9' ? v * 10 + (*s - '0') : 0;

@@ -77,20 +77,18 @@ struct greater {
 ///  - minmax: compare-exchange with integer min/max instructions (integers; floats keep the
 ///    compare, whose total order treats -0.0 and +0.0 as equal but must not swap one for the
 ///    other);
-///  - sorts_as_bits: sorted as unsigned words through order_words (floats);
-///  - packs_into_u64: key-value pairs sort as packed 64-bit (key bits, index) words (4-byte
-///    keys).
+///  - sorts_as_bits: sorted as unsigned words through order_words (floats).
+/// Every builtin order's pairs sort as 64-bit index words (warpsort/detail/pairs_impl.cuh).
 template <class Key, class Comp>
 struct order_traits {
   static constexpr bool builtin = false, descending = false, minmax = false,
-                        sorts_as_bits = false, packs_into_u64 = false;
+                        sorts_as_bits = false;
 };
 template <class Key, bool Descending>
 struct builtin_order_traits {
   static constexpr bool builtin = true, descending = Descending,
                         minmax = cuda::std::is_integral_v<Key>,
-                        sorts_as_bits = cuda::std::is_floating_point_v<Key>,
-                        packs_into_u64 = sizeof(Key) == 4 && cuda::std::is_arithmetic_v<Key>;
+                        sorts_as_bits = cuda::std::is_floating_point_v<Key>;
 };
 template <class Key>
 struct order_traits<Key, less<Key>> : builtin_order_traits<Key, false> {};
@@ -104,7 +102,7 @@ struct order_traits<Key, greater<Key>> : builtin_order_traits<Key, true> {};
 ///    descending), which the order holds equal. Keys sort as these words (floats: one integer
 ///    compare replaces a float compare of a dozen instructions; the distributed sort moves words).
 ///  - to_merged_zeros: the order itself (-0.0 and +0.0 one word; not invertible for floats), for
-///    sorts that take the keys back by position (pairs of 4-byte keys, packed with their index).
+///    sorts that take the keys back by position (pairs, sorted as index words).
 template <class Key, bool Descending>
 struct order_words {
   static_assert(cuda::std::is_arithmetic_v<Key> && (sizeof(Key) == 4 || sizeof(Key) == 8),

@@ -127,13 +127,27 @@ void sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_ou
 /// of the four arrays and the temporary storage (keys and values sharing memory, an output
 /// over the other input, ranges offset from each other) is refused (input_error) before any
 /// work. Stable: equal keys keep their input order. Values: std::uint32_t or std::uint64_t (any other
-/// 4- or 8-byte value type can be passed reinterpreted as one of them; for an argsort pass the
-/// indices 0..n-1). At most 2^32 - 1 pairs. Temporary storage: two items of
-/// (key, value, 32-bit index) per pair plus O(n / 128).
+/// 4- or 8-byte value type can be passed reinterpreted as one of them; an argsort is argsort()
+/// below). At most 2^32 - 1 pairs. The library's keys sort as 64-bit (key digit, position)
+/// words, 4-byte keys in one pass and 8-byte keys in two (warpsort/detail/pairs_impl.cuh), the
+/// values gathered once at the end; temporary storage: one or two words, a value (and for
+/// floats a key) a pair, plus the word sort's. `times` sums the passes' steps.
 template <class Key, class Value, class Comp = less<Key>>
 void sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                 const Value* values_in, Value* values_out, std::size_t n, Comp comp = {},
                 cudaStream_t stream = 0, const policy& tuning = default_policy<Key>(),
                 stage_times* times = nullptr);
+
+/// Stable argsort: writes to d_indices the input positions of the keys in sorted order (equal
+/// keys keep their input order); the keys are only read. The library's keys and orders
+/// (warpsort::less / greater); Index: std::uint32_t or std::uint64_t (int64 indices can be
+/// passed as uint64: the same bits). The indices are written from the sort itself, with no
+/// values gathered. d_indices may be exactly d_keys (the keys are read before any index is
+/// written); any other overlap with them or the temporary storage is refused. At most
+/// 2^32 - 1 keys.
+template <class Key, class Index, class Comp = less<Key>>
+void argsort(void* d_temp, std::size_t& temp_bytes, const Key* d_keys, Index* d_indices,
+             std::size_t n, Comp comp = {}, cudaStream_t stream = 0,
+             const policy& tuning = default_policy<Key>(), stage_times* times = nullptr);
 
 }  // namespace warpsort

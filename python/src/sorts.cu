@@ -2,7 +2,6 @@
 // value types (include/warpsort/key_types.hpp), every CUDA call checked.
 #include "sorts.hpp"
 
-#include <warpsort/detail/aliasing.hpp>
 #include <warpsort/key_types.hpp>
 #include <warpsort/warpsort.cuh>
 
@@ -121,20 +120,6 @@ step_times to_list(const warpsort::stage_times& t, bool want) {
   return {t.sort_chunks_ms, t.merge_sequences_ms, t.split_ms, t.merge_groups_ms};
 }
 
-std::size_t round_up(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
-
-__global__ void iota_kernel(std::uint32_t* out, std::size_t n) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = static_cast<std::uint32_t>(i);
-}
-
-__global__ void widen_kernel(const std::uint32_t* in, std::int64_t* out, std::size_t n) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = static_cast<std::int64_t>(in[i]);
-}
-
-unsigned blocks_for(std::size_t n) { return static_cast<unsigned>((n + 255) / 256); }
-
 }  // namespace
 
 std::vector<std::string> key_type_names() {
@@ -239,53 +224,29 @@ step_times sort_pairs(std::uintptr_t keys_in, std::uintptr_t keys_out, std::uint
 step_times argsort(std::uintptr_t keys_in, std::uintptr_t indices, std::size_t n,
                    const std::string& dtype, const std::string& index_dtype, bool descending,
                    std::uintptr_t stream_id, int device, bool want_times) {
-  const bool widen = index_dtype == "int64";
-  if (!widen && index_dtype != "uint32")
+  if (index_dtype != "int64" && index_dtype != "uint32")
     throw dtype_error("warpsort.argsort: indices are uint32 or int64 (got " + index_dtype + ")");
-  const std::size_t index_size = widen ? sizeof(std::int64_t) : sizeof(std::uint32_t);
   warpsort::stage_times t;
   with_key_type(dtype, [&](auto key_tag) {
     using Key = typename decltype(key_tag)::type;
-    // the indices may be written over the keys exactly (the keys are read before the indices
-    // are written); any other overlap is refused
-    warpsort::detail::refuse_overlaps(
-        "warpsort.argsort",
-        {{"x", reinterpret_cast<const void*>(keys_in), n * sizeof(Key)},
-         {"out", reinterpret_cast<const void*>(indices), n * index_size}},
-        {{0, 1}});
-    const bool over_keys = n > 0 && keys_in == indices;
     device_guard guard(device);
     const cudaStream_t stream = as_stream(stream_id);
-    with_order<Key>(descending, [&](auto comp) {
-      const Key* kin = reinterpret_cast<const Key*>(keys_in);
-      std::size_t bytes = 0;
-      warpsort::sort_pairs<Key, std::uint32_t>(nullptr, bytes, kin, nullptr, nullptr, nullptr, n,
-                                               comp, stream);
-      if (n == 0) return;
-      // one allocation: the sorted keys (discarded), the 32-bit indices unless they are sorted
-      // in the output itself, the sort's storage
-      const bool own_indices = widen || over_keys;
-      const std::size_t keys_bytes = round_up(n * sizeof(Key));
-      const std::size_t index_bytes = own_indices ? round_up(n * sizeof(std::uint32_t)) : 0;
-      stream_buffer temp(keys_bytes + index_bytes + bytes, stream);
-      Key* kout = temp.at<Key>(0);
-      std::uint32_t* idx = own_indices ? temp.at<std::uint32_t>(keys_bytes)
-                                       : reinterpret_cast<std::uint32_t*>(indices);
-      iota_kernel<<<blocks_for(n), 256, 0, stream>>>(idx, n);
-      check(cudaGetLastError(), "iota_kernel launch");
-      warpsort::sort_pairs<Key, std::uint32_t>(temp.at<char>(keys_bytes + index_bytes), bytes, kin,
-                                               kout, idx, idx, n, comp, stream,
-                                               warpsort::default_policy<Key>(),
-                                               want_times ? &t : nullptr);
-      if (widen) {
-        widen_kernel<<<blocks_for(n), 256, 0, stream>>>(idx, reinterpret_cast<std::int64_t*>(indices), n);
-        check(cudaGetLastError(), "widen_kernel launch");
-      } else if (own_indices) {
-        check(cudaMemcpyAsync(reinterpret_cast<void*>(indices), idx, n * sizeof(std::uint32_t),
-                              cudaMemcpyDeviceToDevice, stream),
-              "cudaMemcpyAsync (indices)");
-      }
-    });
+    // the library writes the indices from its sort (int64 ones as uint64: the same bits)
+    const auto sorted = [&](auto index_tag) {
+      using Index = typename decltype(index_tag)::type;
+      with_order<Key>(descending, [&](auto comp) {
+        sized_then_sorted(n, stream, [&](void* temp, std::size_t& bytes) {
+          warpsort::argsort<Key, Index>(temp, bytes, reinterpret_cast<const Key*>(keys_in),
+                                        reinterpret_cast<Index*>(indices), n, comp, stream,
+                                        warpsort::default_policy<Key>(),
+                                        want_times ? &t : nullptr);
+        });
+      });
+    };
+    if (index_dtype == "int64")
+      sorted(tag<std::uint64_t>{});
+    else
+      sorted(tag<std::uint32_t>{});
   });
   return to_list(t, want_times);
 }

@@ -38,8 +38,8 @@ step_times sort_pairs(std::uintptr_t keys_in, std::uintptr_t keys_out, std::uint
                       std::uintptr_t values_out, std::size_t n, const std::string& key_dtype,
                       const std::string& value_dtype, bool descending, std::uintptr_t stream,
                       int device, bool want_times);
-/// Stable argsort: indices 0..n-1 sorted with the keys (which stay unchanged) into `indices`
-/// of index_dtype (uint32, or int64: sorted as 32-bit values, then widened).
+/// Stable argsort (warpsort::argsort): the indices that sort the keys (which stay unchanged),
+/// written into `indices` of index_dtype (uint32 or int64) by the sort itself.
 step_times argsort(std::uintptr_t keys_in, std::uintptr_t indices, std::size_t n,
                    const std::string& dtype, const std::string& index_dtype, bool descending,
                    std::uintptr_t stream, int device, bool want_times);

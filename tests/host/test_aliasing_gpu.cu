@@ -89,6 +89,23 @@ TEST(Aliasing, SortPairsRefusesEveryOverlapButInPlace) {
   EXPECT_THROW((sort_pairs<std::uint32_t, std::uint32_t>(v + 100, bytes, k, k, v, v, n)), input_error);
 }
 
+TEST(Aliasing, ArgsortRefusesEveryOverlapButIndicesOverKeys) {
+  std::vector<std::uint64_t> host(8192);
+  auto* k = reinterpret_cast<std::uint32_t*>(host.data());
+  std::vector<unsigned char> temp(16);
+  std::size_t bytes = 1 << 20;
+  const std::size_t n = 1000;
+  using warpsort::argsort;
+  // indices offset into the keys, and 8-byte indices over 4-byte keys (not the same range)
+  EXPECT_THROW((argsort<std::uint32_t, std::uint32_t>(temp.data(), bytes, k, k + 1, n)), input_error);
+  EXPECT_THROW((argsort<std::uint32_t, std::uint64_t>(temp.data(), bytes, k,
+                                                      reinterpret_cast<std::uint64_t*>(k), n)),
+               input_error);
+  // temporary storage over the keys, and over the indices
+  EXPECT_THROW((argsort<std::uint32_t, std::uint32_t>(k + 100, bytes, k, k + 4096, n)), input_error);
+  EXPECT_THROW((argsort<std::uint32_t, std::uint32_t>(k + 5000, bytes, k, k + 4096, n)), input_error);
+}
+
 // ---- GPU: in place is right; a refused call writes nothing ----
 
 using namespace warpsort::testing;

@@ -1,7 +1,8 @@
-// GPU tests: sort_keys and sort_pairs captured into a CUDA graph (global capture mode, which
+// GPU tests: sort_keys, sort_pairs and argsort captured into a CUDA graph (global capture mode, which
 // fails on any synchronization or allocation inside the sort) and replayed on new inputs written
 // into the same buffers; every replay's output against the references. And no kernel of a sort
 // is a programmatic dependent launch (what CUB's merge sort in CCCL before 3.2 did, racing).
+#include "common/gpu_sorts.cuh"
 #include "common/gpu_test.hpp"
 #include "common/test_inputs.hpp"
 
@@ -137,6 +138,38 @@ void pairs_replayed(const std::string& dist) {
   }
 }
 
+/// Each replay's indices are the values that sort_pairs with the indices 0..n-1 (validated)
+/// carries.
+template <class Key, class Index>
+void argsort_replayed(const std::string& dist) {
+  for (std::size_t n : graph_sizes()) {
+    SCOPED_TRACE(dist + " n=" + std::to_string(n));
+    auto keys = poisoned<Key>(n);
+    auto indices = poisoned<Index>(n);
+    std::size_t temp_bytes = 0;
+    warpsort::argsort<Key, Index>(nullptr, temp_bytes, keys.get(), indices.get(), n);
+    auto temp = poisoned<unsigned char>(temp_bytes);
+    captured_graph graph([&](cudaStream_t s) {
+      warpsort::argsort<Key, Index>(temp.get(), temp_bytes, keys.get(), indices.get(), n,
+                                    warpsort::less<Key>{}, s);
+    });
+    EXPECT_EQ(graph.programmatic_edges(), 0u);
+    std::vector<Index> iota(n);
+    std::iota(iota.begin(), iota.end(), Index{0});
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      const auto input = make_typed_keys<Key>(dist, n, seed * 9000 + n);
+      WARPSORT_CUDA_CHECK(cudaMemcpyAsync(keys.get(), input.data(), n * sizeof(Key),
+                                          cudaMemcpyHostToDevice, graph.stream()));
+      graph.replay();
+      const auto want = sort_pairs_on_gpu<Key, Index, warpsort::less<Key>>(input, iota);
+      const auto report = warpsort::validate_pairs_against_references(
+          want.keys_in.get(), want.values_in.get(), want.keys_out.get(), want.values_out.get(), n);
+      ASSERT_TRUE(report.ok) << "replay " << seed << ": " << report.message();
+      ASSERT_EQ(to_host(indices.get(), n), to_host(want.values_out.get(), n)) << "replay " << seed;
+    }
+  }
+}
+
 }  // namespace
 
 TEST(Graph, SortKeysCapturedAndReplayedOnNewInputs) {
@@ -148,8 +181,14 @@ TEST(Graph, SortKeysCapturedAndReplayedOnNewInputs) {
 
 TEST(Graph, SortPairsCapturedAndReplayedOnNewInputs) {
   WARPSORT_REQUIRE_GPU();
-  pairs_replayed<std::uint32_t, std::uint32_t>("uniform");          // packed 64-bit words
-  pairs_replayed<std::uint64_t, std::uint64_t>("eight_distinct");   // (key, value, index) items
+  pairs_replayed<std::uint32_t, std::uint32_t>("uniform");          // one pass of index words
+  pairs_replayed<std::uint64_t, std::uint64_t>("eight_distinct");   // two passes
+}
+
+TEST(Graph, ArgsortCapturedAndReplayedOnNewInputs) {
+  WARPSORT_REQUIRE_GPU();
+  argsort_replayed<float, std::uint64_t>("specials");
+  argsort_replayed<std::int64_t, std::uint32_t>("uniform");
 }
 
 // CUB's merge sort as the library calls it (step 3's and the distributed sort's samples, the

@@ -1,11 +1,16 @@
 #pragma once
-// Key-value pairs, stable by construction: each pair is sorted as an item ordered by (key,
-// input index).
-//  - 4-byte keys in warpsort's own orders: the item is one 64-bit word, the key's order bits
-//    (an unsigned image of the key whose integer order is the sort order) above the index. It
-//    sorts as a uint64 key (min/max networks, 8 bytes a pass); afterwards the index gathers
-//    each value (and, for floats, whose -0.0 and +0.0 share order bits, each key).
-//  - other keys: (key, value, index) items under (key, index) order, unpacked at the end.
+// Key-value pairs and argsort, stable by construction: each pair sorts as an item ordered by
+// (key, input index).
+//  - The library's keys (4- and 8-byte arithmetic, less or greater): the item is an index word,
+//    a 64-bit word holding a 32-bit digit of the key's order word (warpsort::order_words: an
+//    unsigned image whose integer order is the sort order, -0.0 and +0.0 one word) above a
+//    32-bit position. Index words sort as uint64 keys (min/max networks, 8 bytes a pass);
+//    afterwards the positions gather each value (and, for floats, each key).
+//    4-byte keys take one pass: the digit is the whole order word, the position the input
+//    index. 8-byte keys take two, least significant digit first: the low digit with the input
+//    index, then the high digit with the position in the first pass's order. Ties in the second
+//    pass keep that order, so the result is ordered by (high, low, input index): by (key, index).
+//  - Other orders (custom.cuh): (key, value, index) items, unpacked at the end.
 #include <warpsort/detail/aliasing.hpp>
 #include <warpsort/detail/pair_item.cuh>
 #include <warpsort/detail/stages/index_math.hpp>
@@ -56,58 +61,147 @@ policy item_policy(const policy& p, std::size_t key_bytes) {
   return q;
 }
 
+using index_word = std::uint64_t;
+
+/// The index words of the keys' (only or low) digit: word i = (digit << 32) | i. Sorting in
+/// place, a key_copy / value_copy keeps what the end gathers.
 template <class Key, class Value, class Comp>
-__global__ void pack_words_kernel(const Key* keys, const Value* values, std::uint64_t* words,
-                                  Key* key_copy, Value* value_copy, std::size_t n) {
+__global__ void low_digit_words_kernel(const Key* keys, const Value* values, index_word* words,
+                                       Key* key_copy, Value* value_copy, std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const Key k = keys[i];
-  words[i] = (static_cast<std::uint64_t>(order_words_for<Key, Comp>::to_merged_zeros(k)) << 32) | i;
-  if (key_copy) key_copy[i] = k;  // sorting in place: the gathers read the copies
+  const auto digit = static_cast<std::uint32_t>(order_words_for<Key, Comp>::to_merged_zeros(k));
+  words[i] = (static_cast<index_word>(digit) << 32) | i;
+  if (key_copy) key_copy[i] = k;
   if (value_copy) value_copy[i] = values[i];
 }
 
-template <class Key, class Value, class Comp>
-__global__ void unpack_words_kernel(const std::uint64_t* words, const Key* keys,
-                                    const Value* values, Key* keys_out, Value* values_out,
-                                    std::size_t n) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const std::uint64_t w = words[i];
-  const std::uint32_t from = static_cast<std::uint32_t>(w);
-  if constexpr (cuda::std::is_floating_point_v<Key>)
-    keys_out[i] = keys[from];
-  else
-    keys_out[i] = order_words_for<Key, Comp>::from(static_cast<std::uint32_t>(w >> 32));
-  values_out[i] = values[from];
+/// 8-byte keys' second pass: word j = (high digit of the key at position j of the first pass's
+/// order) << 32 | j.
+template <class Key, class Comp>
+__global__ void high_digit_words_kernel(const Key* keys, const index_word* low_sorted,
+                                        index_word* words, std::size_t n) {
+  const std::size_t j = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  const auto from = static_cast<std::uint32_t>(low_sorted[j]);
+  const auto digit =
+      static_cast<std::uint32_t>(order_words_for<Key, Comp>::to_merged_zeros(keys[from]) >> 32);
+  words[j] = (static_cast<index_word>(digit) << 32) | j;
+}
+
+/// Output i of the sorted index words: the input position of its pair and its key's order word
+/// (whole for integer keys; floats, whose -0.0 and +0.0 share a word, gather their keys).
+template <class Key>
+struct sorted_pair {
+  std::uint32_t from;
+  typename order_words<Key, false>::bits word;
+};
+template <class Key>
+__device__ sorted_pair<Key> sorted_pair_at(const index_word* sorted, const index_word* low_sorted,
+                                           std::size_t i) {
+  const index_word w = sorted[i];
+  if constexpr (sizeof(Key) == 4) {
+    return {static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(w >> 32)};
+  } else {
+    const index_word low = low_sorted[static_cast<std::uint32_t>(w)];
+    return {static_cast<std::uint32_t>(low), (w >> 32 << 32) | (low >> 32)};
+  }
 }
 
 template <class Key, class Value, class Comp>
-void sort_pairs_packed(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
-                       const Value* values_in, Value* values_out, std::size_t n,
-                       cudaStream_t stream, const policy& tuning, stage_times* times) {
-  using word = std::uint64_t;
-  const policy p = item_policy<word>(tuning, sizeof(Key));
+__global__ void gather_pairs_kernel(const index_word* sorted, const index_word* low_sorted,
+                                    const Key* keys, const Value* values, Key* keys_out,
+                                    Value* values_out, std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const sorted_pair<Key> p = sorted_pair_at<Key>(sorted, low_sorted, i);
+  if constexpr (cuda::std::is_floating_point_v<Key>)
+    keys_out[i] = keys[p.from];
+  else
+    keys_out[i] = order_words_for<Key, Comp>::from(p.word);
+  values_out[i] = values[p.from];
+}
+
+template <class Key, class Index>
+__global__ void write_positions_kernel(const index_word* sorted, const index_word* low_sorted,
+                                       Index* indices, std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) indices[i] = static_cast<Index>(sorted_pair_at<Key>(sorted, low_sorted, i).from);
+}
+
+/// The index-word sort of n keys (one pass for 4-byte keys, two for 8-byte ones), its storage
+/// carved from d_temp (null: sizing). `sorted` and `low_sorted` are what sorted_pair_at reads.
+template <class Key, class Comp>
+struct index_word_sort {
+  static constexpr bool two_passes = sizeof(Key) == 8;
+  index_word* sorted = nullptr;
+  index_word* low_sorted = nullptr;
+  void* inner = nullptr;
   std::size_t inner_bytes = 0;
-  sort_keys<word, less<word>>(nullptr, inner_bytes, nullptr, nullptr, n, {}, stream, p);
-  stages::temp_carver carver(d_temp);
-  word* words = carver.take<word>(n);
-  Value* value_copy = carver.take<Value>(n);
-  Key* key_copy = carver.take<Key>(cuda::std::is_floating_point_v<Key> ? n : 0);
-  void* inner = carver.take_bytes(inner_bytes);
-  if (!stages::storage_ready(carver, d_temp, temp_bytes, "warpsort::sort_pairs") || n == 0) return;
+  policy words_policy;
+
+  index_word_sort(stages::temp_carver& carver, std::size_t n, cudaStream_t stream,
+                  const policy& tuning)
+      : words_policy(item_policy<index_word>(tuning, sizeof(Key))) {
+    sort_keys<index_word, less<index_word>>(nullptr, inner_bytes, nullptr, nullptr, n, {}, stream,
+                                            words_policy);
+    sorted = carver.take<index_word>(n);
+    low_sorted = carver.take<index_word>(two_passes ? n : 0);
+    inner = carver.take_bytes(inner_bytes);
+  }
+
+  /// Sorts the keys' index words (key_copy / value_copy: see low_digit_words_kernel).
+  template <class Value>
+  void run(const Key* keys, const Value* values, Key* key_copy, Value* value_copy, std::size_t n,
+           cudaStream_t stream, stage_times* times) {
+    const unsigned threads = 256;
+    const unsigned blocks = static_cast<unsigned>(stages::ceil_div(n, threads));
+    index_word* const low = two_passes ? low_sorted : sorted;
+    low_digit_words_kernel<Key, Value, Comp>
+        <<<blocks, threads, 0, stream>>>(keys, values, low, key_copy, value_copy, n);
+    WARPSORT_CHECK_LAUNCH();
+    stage_times low_times;
+    sort_keys<index_word, less<index_word>>(inner, inner_bytes, low, low, n, {}, stream,
+                                            words_policy, times ? &low_times : nullptr);
+    if constexpr (two_passes) {
+      high_digit_words_kernel<Key, Comp><<<blocks, threads, 0, stream>>>(keys, low, sorted, n);
+      WARPSORT_CHECK_LAUNCH();
+      stage_times high_times;
+      sort_keys<index_word, less<index_word>>(inner, inner_bytes, sorted, sorted, n, {}, stream,
+                                              words_policy, times ? &high_times : nullptr);
+      if (times) {  // the two passes' steps together
+        low_times.sort_chunks_ms += high_times.sort_chunks_ms;
+        low_times.merge_sequences_ms += high_times.merge_sequences_ms;
+        low_times.split_ms += high_times.split_ms;
+        low_times.merge_groups_ms += high_times.merge_groups_ms;
+      }
+    }
+    if (times) *times = low_times;
+  }
+};
+
+template <class Key, class Value, class Comp>
+void sort_pairs_by_index_words(void* d_temp, std::size_t& temp_bytes, const Key* keys_in,
+                               Key* keys_out, const Value* values_in, Value* values_out,
+                               std::size_t n, cudaStream_t stream, const policy& tuning,
+                               stage_times* times) {
+  // sorting in place, the gathers read copies (integer keys come back from their words)
+  constexpr bool gathers_keys = cuda::std::is_floating_point_v<Key>;
   const bool copy_values = values_out == values_in;
-  const bool copy_keys = cuda::std::is_floating_point_v<Key> && keys_out == keys_in;
+  const bool copy_keys = gathers_keys && keys_out == keys_in;
+  stages::temp_carver carver(d_temp);
+  index_word_sort<Key, Comp> words(carver, n, stream, tuning);
+  Value* value_copy = carver.take<Value>(n);
+  Key* key_copy = carver.take<Key>(gathers_keys ? n : 0);
+  if (!stages::storage_ready(carver, d_temp, temp_bytes, "warpsort::sort_pairs") || n == 0) return;
+  words.run(keys_in, values_in, copy_keys ? key_copy : nullptr,
+            copy_values ? value_copy : nullptr, n, stream, times);
   const unsigned threads = 256;
   const unsigned blocks = static_cast<unsigned>(stages::ceil_div(n, threads));
-  pack_words_kernel<Key, Value, Comp><<<blocks, threads, 0, stream>>>(
-      keys_in, values_in, words, copy_keys ? key_copy : nullptr,
-      copy_values ? value_copy : nullptr, n);
-  WARPSORT_CHECK_LAUNCH();
-  sort_keys<word, less<word>>(inner, inner_bytes, words, words, n, {}, stream, p, times);
-  unpack_words_kernel<Key, Value, Comp><<<blocks, threads, 0, stream>>>(
-      words, copy_keys ? key_copy : keys_in, copy_values ? value_copy : values_in, keys_out,
-      values_out, n);
+  gather_pairs_kernel<Key, Value, Comp><<<blocks, threads, 0, stream>>>(
+      words.sorted, words.low_sorted, copy_keys ? key_copy : keys_in,
+      copy_values ? value_copy : values_in, keys_out, values_out, n);
   WARPSORT_CHECK_LAUNCH();
 }
 
@@ -127,9 +221,10 @@ void sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* 
                              {"values_out", values_out, n * sizeof(Value)},
                              {"the temporary storage", d_temp, temp_bytes}},
                             {{0, 1}, {2, 3}});
-  if constexpr (order_traits<Key, Comp>::packs_into_u64) {
-    detail::sort_pairs_packed<Key, Value, Comp>(d_temp, temp_bytes, keys_in, keys_out, values_in,
-                                                values_out, n, stream, tuning, times);
+  if constexpr (order_traits<Key, Comp>::builtin) {
+    detail::sort_pairs_by_index_words<Key, Value, Comp>(d_temp, temp_bytes, keys_in, keys_out,
+                                                        values_in, values_out, n, stream, tuning,
+                                                        times);
   } else {
     using order = detail::pair_order<Key, Value, Comp>;
     using item = typename order::item;
@@ -153,10 +248,43 @@ void sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* 
   }
 }
 
+template <class Key, class Index, class Comp>
+void argsort(void* d_temp, std::size_t& temp_bytes, const Key* keys, Index* indices,
+             std::size_t n, Comp, cudaStream_t stream, const policy& tuning, stage_times* times) {
+  static_assert(order_traits<Key, Comp>::builtin,
+                "warpsort::argsort: the library's keys and orders (for a custom order, sort_pairs "
+                "with the indices 0..n-1 as values)");
+  if (n > cuda::std::numeric_limits<std::uint32_t>::max())
+    throw input_error("warpsort::argsort: at most 2^32 - 1 keys (got " + std::to_string(n) + ")");
+  if (d_temp != nullptr)
+    detail::refuse_overlaps("warpsort::argsort",
+                            {{"keys", keys, n * sizeof(Key)},
+                             {"indices", indices, n * sizeof(Index)},
+                             {"the temporary storage", d_temp, temp_bytes}},
+                            {{0, 1}});
+  stages::temp_carver carver(d_temp);
+  detail::index_word_sort<Key, Comp> words(carver, n, stream, tuning);
+  if (!stages::storage_ready(carver, d_temp, temp_bytes, "warpsort::argsort") || n == 0) return;
+  // every key is read (by the last pass's words) before the first index is written, so the
+  // indices may be written over the keys
+  words.run(keys, static_cast<const Index*>(nullptr), nullptr, static_cast<Index*>(nullptr), n,
+            stream, times);
+  const unsigned threads = 256;
+  const unsigned blocks = static_cast<unsigned>(stages::ceil_div(n, threads));
+  detail::write_positions_kernel<Key, Index>
+      <<<blocks, threads, 0, stream>>>(words.sorted, words.low_sorted, indices, n);
+  WARPSORT_CHECK_LAUNCH();
+}
+
 }  // namespace warpsort
 
-// Explicit instantiation for one (key, value, order); see cmake/warpsort_instantiate.cmake.
+// Explicit instantiation for one (key, value, order): sort_pairs, and argsort with indices of
+// the value's type; see cmake/warpsort_instantiate.cmake.
 #define WARPSORT_INSTANTIATE_PAIRS(Key, Value, Comp)                                          \
   template void warpsort::sort_pairs<Key, Value, Comp>(                                       \
       void*, std::size_t&, const Key*, Key*, const Value*, Value*, std::size_t, Comp,        \
-      cudaStream_t, const warpsort::policy&, warpsort::stage_times*);
+      cudaStream_t, const warpsort::policy&, warpsort::stage_times*);                         \
+  template void warpsort::argsort<Key, Value, Comp>(void*, std::size_t&, const Key*, Value*,  \
+                                                    std::size_t, Comp, cudaStream_t,          \
+                                                    const warpsort::policy&,                  \
+                                                    warpsort::stage_times*);

@@ -613,8 +613,8 @@ inline std::size_t exchange_parts(std::size_t total, int ranks, const options& o
 }
 
 /// Pairs of 32-bit words merge as 64-bit items, (word << 32) | the pair's place in the part's
-/// received range (the single-GPU sort_pairs' packed words: pack_words_kernel,
-/// unpack_words_kernel): the place orders equal words by (source rank, source position), so
+/// received range (the single-GPU sort_pairs' index words: low_digit_words_kernel,
+/// gather_pairs_kernel): the place orders equal words by (source rank, source position), so
 /// the merge keeps the pairs stable. Wider words re-sort each part (the stable sort_pairs).
 template <class Bits, class Value>
 constexpr bool merges_items = has_values<Value> && sizeof(Bits) == 4;
@@ -1896,7 +1896,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
       const unsigned blocks = static_cast<unsigned>(stages::ceil_div(part_keys, threads));
       const auto* received_values = reinterpret_cast<const Value*>(w.received_values) + e.received_at;
       if (span > 0) {
-        warpsort::detail::pack_words_kernel<Bits, Value, less<Bits>>
+        warpsort::detail::low_digit_words_kernel<Bits, Value, less<Bits>>
             <<<static_cast<unsigned>(stages::ceil_div(span, threads)), threads, 0, stream>>>(
                 w.received + e.received_at, received_values, items_in, nullptr, nullptr, span);
         WARPSORT_CHECK_LAUNCH();
@@ -1911,8 +1911,8 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
                                   o.merge_oversampling),
           capacity, merge_rest, item_merge_temp, stream);
       if (part_keys > 0) {
-        warpsort::detail::unpack_words_kernel<Bits, Value, less<Bits>><<<blocks, threads, 0, stream>>>(
-            items_out, w.received + e.received_at, received_values, merged + part_start,
+        warpsort::detail::gather_pairs_kernel<Bits, Value, less<Bits>><<<blocks, threads, 0, stream>>>(
+            items_out, nullptr, w.received + e.received_at, received_values, merged + part_start,
             reinterpret_cast<Value*>(merged_values) + part_start, part_keys);
         WARPSORT_CHECK_LAUNCH();
       }

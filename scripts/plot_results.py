@@ -13,6 +13,9 @@ Writes into --out:
     throughput.png          keys/s against n, one line per algorithm, one panel per distribution
     throughput_uniform.png  the same for the uniform distribution alone
     steps.png               warpsort's four steps, stacked, per n (uniform distribution)
+    ratio.png               warpsort's speed as a ratio to cub::DeviceMergeSort (and to
+                            cub::DeviceRadixSort where timed) against n, uniform keys; the
+                            sizes below 1.0x labelled
     speedup_cpu.png         warpsort's speedup over each CPU baseline at the same n
     end_to_end.png          warpsort device-only time against end-to-end time with pageable
                             and with pinned host memory
@@ -287,6 +290,32 @@ def plot_steps(df, out_dir, key_type):
     save(fig, out_dir, "steps.png")
 
 
+def plot_ratio(df, out_dir, key_type):
+    rows = df[(df["algorithm"] == "warpsort") & (df["distribution"] == "uniform")]
+    rows = rows.dropna(subset=["ratio_vs_cub_merge"]).sort_values("n")
+    if rows.empty:
+        note("no warpsort ratio to cub_merge for the uniform distribution: skipping ratio.png")
+        return
+    fig, ax = plt.subplots(figsize=(9, 4.6))
+    ax.plot(rows["n"], rows["ratio_vs_cub_merge"], "o-", color="tab:blue",
+            label="/ cub::DeviceMergeSort (same process)")
+    radix = rows.dropna(subset=["ratio_vs_cub_radix"])
+    if not radix.empty:
+        ax.plot(radix["n"], radix["ratio_vs_cub_radix"], "s--", color="tab:gray", markersize=4,
+                label="/ cub::DeviceRadixSort")
+    ax.axhline(1.0, color="black", linewidth=1)
+    for i, r in enumerate(rows[rows["ratio_vs_cub_merge"] < 1.0].itertuples()):
+        ax.annotate(n_label(r.n), (r.n, r.ratio_vs_cub_merge), textcoords="offset points",
+                    xytext=(0, -13 if i % 2 == 0 else -23), ha="center", fontsize=7,
+                    color="tab:red")
+    log2_x(ax)
+    ax.set_ylabel("speed ratio (CUB time / warpsort time)")
+    ax.set_title(f"warpsort against CUB, {key_type} keys, uniform (above 1: warpsort faster)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    save(fig, out_dir, "ratio.png")
+
+
 def plot_speedup_cpu(df, out_dir, key_type):
     ws = df[df["algorithm"] == "warpsort"][["distribution", "n", "median_ms"]].dropna()
     cpu = df[df["platform"] == "cpu"][["algorithm", "distribution", "n", "median_ms"]].dropna()
@@ -357,6 +386,7 @@ def main(argv=None):
     os.makedirs(args.out, exist_ok=True)
     plot_throughput(df, args.out, key_type)
     plot_steps(df, args.out, key_type)
+    plot_ratio(df, args.out, key_type)
     plot_speedup_cpu(df, args.out, key_type)
     plot_end_to_end(df, args.out, key_type)
     plot_key_types(args.csv, args.out)

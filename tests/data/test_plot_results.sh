@@ -16,12 +16,12 @@ out=$(mktemp -d "${TMPDIR:-/tmp}/warpsort_plot.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 status=0
 
-# 1. The full fixture: all five figures.
+# 1. The full fixture: all six figures.
 if ! "$py" "$script" --csv "$csv" --out "$out/all"; then
   echo "FAIL: plot_results.py exited with an error on $csv"
   exit 1
 fi
-for f in throughput.png throughput_uniform.png steps.png speedup_cpu.png end_to_end.png; do
+for f in throughput.png throughput_uniform.png steps.png ratio.png speedup_cpu.png end_to_end.png; do
   if is_png "$out/all/$f"; then
     echo "ok: $f ($(wc -c <"$out/all/$f") bytes)"
   else

@@ -130,8 +130,8 @@ void sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_ou
 /// 4- or 8-byte value type can be passed reinterpreted as one of them; an argsort is argsort()
 /// below). At most 2^32 - 1 pairs. The library's keys sort as 64-bit (key digit, position)
 /// words, 4-byte keys in one pass and 8-byte keys in two (warpsort/detail/pairs_impl.cuh), the
-/// values gathered once at the end; temporary storage: one or two words, a value (and for
-/// floats a key) a pair, plus the word sort's. `times` sums the passes' steps.
+/// values gathered once at the end; temporary storage: one or two words and a value (floats: a
+/// (key, value) record) a pair, plus the word sort's. `times` sums the passes' steps.
 template <class Key, class Value, class Comp = less<Key>>
 void sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                 const Value* values_in, Value* values_out, std::size_t n, Comp comp = {},

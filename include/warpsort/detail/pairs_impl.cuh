@@ -5,7 +5,8 @@
 //    a 64-bit word holding a 32-bit digit of the key's order word (warpsort::order_words: an
 //    unsigned image whose integer order is the sort order, -0.0 and +0.0 one word) above a
 //    32-bit position. Index words sort as uint64 keys (min/max networks, 8 bytes a pass);
-//    afterwards the positions gather each value (and, for floats, each key).
+//    afterwards the positions gather each value (and, for floats, each key: floats' pairs are
+//    first copied side by side, so that one random read brings both).
 //    4-byte keys take one pass: the digit is the whole order word, the position the input
 //    index. 8-byte keys take two, least significant digit first: the low digit with the input
 //    index, then the high digit with the position in the first pass's order. Ties in the second
@@ -63,18 +64,28 @@ policy item_policy(const policy& p, std::size_t key_bytes) {
 
 using index_word = std::uint64_t;
 
-/// The index words of the keys' (only or low) digit: word i = (digit << 32) | i. Sorting in
-/// place, a key_copy / value_copy keeps what the end gathers.
+/// A pair kept for the end's gather where its key cannot be rebuilt from its word (floats,
+/// whose -0.0 and +0.0 share one): key and value side by side, one random read for both.
+template <class Key, class Value>
+struct kept_pair {
+  Key key;
+  Value value;
+};
+
+/// The index words of the keys' (only or low) digit: word i = (digit << 32) | i. What the end
+/// gathers is kept on the way: the values (value_copy: sorting integer keys' pairs in place) or
+/// the pairs (kept: floats').
 template <class Key, class Value, class Comp>
 __global__ void low_digit_words_kernel(const Key* keys, const Value* values, index_word* words,
-                                       Key* key_copy, Value* value_copy, std::size_t n) {
+                                       Value* value_copy, kept_pair<Key, Value>* kept,
+                                       std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const Key k = keys[i];
   const auto digit = static_cast<std::uint32_t>(order_words_for<Key, Comp>::to_merged_zeros(k));
   words[i] = (static_cast<index_word>(digit) << 32) | i;
-  if (key_copy) key_copy[i] = k;
   if (value_copy) value_copy[i] = values[i];
+  if (kept) kept[i] = {k, values[i]};
 }
 
 /// 8-byte keys' second pass: word j = (high digit of the key at position j of the first pass's
@@ -109,18 +120,23 @@ __device__ sorted_pair<Key> sorted_pair_at(const index_word* sorted, const index
   }
 }
 
+/// Output i: integer keys from their words with the value at their position, floats' pairs
+/// from `kept`.
 template <class Key, class Value, class Comp>
 __global__ void gather_pairs_kernel(const index_word* sorted, const index_word* low_sorted,
-                                    const Key* keys, const Value* values, Key* keys_out,
-                                    Value* values_out, std::size_t n) {
+                                    const Value* values, const kept_pair<Key, Value>* kept,
+                                    Key* keys_out, Value* values_out, std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const sorted_pair<Key> p = sorted_pair_at<Key>(sorted, low_sorted, i);
-  if constexpr (cuda::std::is_floating_point_v<Key>)
-    keys_out[i] = keys[p.from];
-  else
+  if constexpr (cuda::std::is_floating_point_v<Key>) {
+    const kept_pair<Key, Value> pair = kept[p.from];
+    keys_out[i] = pair.key;
+    values_out[i] = pair.value;
+  } else {
     keys_out[i] = order_words_for<Key, Comp>::from(p.word);
-  values_out[i] = values[p.from];
+    values_out[i] = values[p.from];
+  }
 }
 
 template <class Key, class Index>
@@ -151,15 +167,15 @@ struct index_word_sort {
     inner = carver.take_bytes(inner_bytes);
   }
 
-  /// Sorts the keys' index words (key_copy / value_copy: see low_digit_words_kernel).
+  /// Sorts the keys' index words (value_copy, kept: see low_digit_words_kernel).
   template <class Value>
-  void run(const Key* keys, const Value* values, Key* key_copy, Value* value_copy, std::size_t n,
-           cudaStream_t stream, stage_times* times) {
+  void run(const Key* keys, const Value* values, Value* value_copy, kept_pair<Key, Value>* kept,
+           std::size_t n, cudaStream_t stream, stage_times* times) {
     const unsigned threads = 256;
     const unsigned blocks = static_cast<unsigned>(stages::ceil_div(n, threads));
     index_word* const low = two_passes ? low_sorted : sorted;
     low_digit_words_kernel<Key, Value, Comp>
-        <<<blocks, threads, 0, stream>>>(keys, values, low, key_copy, value_copy, n);
+        <<<blocks, threads, 0, stream>>>(keys, values, low, value_copy, kept, n);
     WARPSORT_CHECK_LAUNCH();
     stage_times low_times;
     sort_keys<index_word, less<index_word>>(inner, inner_bytes, low, low, n, {}, stream,
@@ -186,22 +202,22 @@ void sort_pairs_by_index_words(void* d_temp, std::size_t& temp_bytes, const Key*
                                Key* keys_out, const Value* values_in, Value* values_out,
                                std::size_t n, cudaStream_t stream, const policy& tuning,
                                stage_times* times) {
-  // sorting in place, the gathers read copies (integer keys come back from their words)
-  constexpr bool gathers_keys = cuda::std::is_floating_point_v<Key>;
-  const bool copy_values = values_out == values_in;
-  const bool copy_keys = gathers_keys && keys_out == keys_in;
+  // floats' pairs are kept side by side for the end (their keys cannot be rebuilt); integer
+  // keys come back from their words, and their values are copied only to sort in place
+  constexpr bool keeps_pairs = cuda::std::is_floating_point_v<Key>;
+  const bool copy_values = !keeps_pairs && values_out == values_in;
   stages::temp_carver carver(d_temp);
   index_word_sort<Key, Comp> words(carver, n, stream, tuning);
-  Value* value_copy = carver.take<Value>(n);
-  Key* key_copy = carver.take<Key>(gathers_keys ? n : 0);
+  Value* value_copy = carver.take<Value>(keeps_pairs ? 0 : n);
+  kept_pair<Key, Value>* kept = carver.take<kept_pair<Key, Value>>(keeps_pairs ? n : 0);
   if (!stages::storage_ready(carver, d_temp, temp_bytes, "warpsort::sort_pairs") || n == 0) return;
-  words.run(keys_in, values_in, copy_keys ? key_copy : nullptr,
-            copy_values ? value_copy : nullptr, n, stream, times);
+  words.run(keys_in, values_in, copy_values ? value_copy : nullptr, keeps_pairs ? kept : nullptr,
+            n, stream, times);
   const unsigned threads = 256;
   const unsigned blocks = static_cast<unsigned>(stages::ceil_div(n, threads));
   gather_pairs_kernel<Key, Value, Comp><<<blocks, threads, 0, stream>>>(
-      words.sorted, words.low_sorted, copy_keys ? key_copy : keys_in,
-      copy_values ? value_copy : values_in, keys_out, values_out, n);
+      words.sorted, words.low_sorted, copy_values ? value_copy : values_in, kept, keys_out,
+      values_out, n);
   WARPSORT_CHECK_LAUNCH();
 }
 
@@ -267,8 +283,8 @@ void argsort(void* d_temp, std::size_t& temp_bytes, const Key* keys, Index* indi
   if (!stages::storage_ready(carver, d_temp, temp_bytes, "warpsort::argsort") || n == 0) return;
   // every key is read (by the last pass's words) before the first index is written, so the
   // indices may be written over the keys
-  words.run(keys, static_cast<const Index*>(nullptr), nullptr, static_cast<Index*>(nullptr), n,
-            stream, times);
+  words.run(keys, static_cast<const Index*>(nullptr), static_cast<Index*>(nullptr),
+            static_cast<detail::kept_pair<Key, Index>*>(nullptr), n, stream, times);
   const unsigned threads = 256;
   const unsigned blocks = static_cast<unsigned>(stages::ceil_div(n, threads));
   detail::write_positions_kernel<Key, Index>

@@ -1912,7 +1912,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
           capacity, merge_rest, item_merge_temp, stream);
       if (part_keys > 0) {
         warpsort::detail::gather_pairs_kernel<Bits, Value, less<Bits>><<<blocks, threads, 0, stream>>>(
-            items_out, nullptr, w.received + e.received_at, received_values, merged + part_start,
+            items_out, nullptr, received_values, nullptr, merged + part_start,
             reinterpret_cast<Value*>(merged_values) + part_start, part_keys);
         WARPSORT_CHECK_LAUNCH();
       }

@@ -31,6 +31,10 @@ bool same(const particle& a, const particle& b) { return a.energy == b.energy &&
 
 }  // namespace
 
+// The pairs' instantiation macro serves a custom order as the library's own (argsort, which
+// takes only the library's orders, has its own macro).
+WARPSORT_INSTANTIATE_PAIRS(example::particle, std::uint32_t, example::by_energy_then_id)
+
 TEST(CustomKey, ParticlesMatchThrustSort) {
   WARPSORT_REQUIRE_GPU();
   for (std::size_t n : warpsort::testing::capped({0, 1, 127, 129, 1000, 65537, 1299709}))

@@ -294,13 +294,18 @@ void argsort(void* d_temp, std::size_t& temp_bytes, const Key* keys, Index* indi
 
 }  // namespace warpsort
 
-// Explicit instantiation for one (key, value, order): sort_pairs, and argsort with indices of
-// the value's type; see cmake/warpsort_instantiate.cmake.
+// Explicit instantiation for one (key, value, order); see cmake/warpsort_instantiate.cmake.
+// WARPSORT_INSTANTIATE_PAIRS serves any order (custom.cuh's too); argsort takes the library's
+// orders only, its indices of the value's type.
 #define WARPSORT_INSTANTIATE_PAIRS(Key, Value, Comp)                                          \
   template void warpsort::sort_pairs<Key, Value, Comp>(                                       \
       void*, std::size_t&, const Key*, Key*, const Value*, Value*, std::size_t, Comp,        \
-      cudaStream_t, const warpsort::policy&, warpsort::stage_times*);                         \
-  template void warpsort::argsort<Key, Value, Comp>(void*, std::size_t&, const Key*, Value*,  \
+      cudaStream_t, const warpsort::policy&, warpsort::stage_times*);
+#define WARPSORT_INSTANTIATE_ARGSORT(Key, Index, Comp)                                        \
+  template void warpsort::argsort<Key, Index, Comp>(void*, std::size_t&, const Key*, Index*,  \
                                                     std::size_t, Comp, cudaStream_t,          \
                                                     const warpsort::policy&,                  \
                                                     warpsort::stage_times*);
+#define WARPSORT_INSTANTIATE_PAIRS_AND_ARGSORT(Key, Value, Comp) \
+  WARPSORT_INSTANTIATE_PAIRS(Key, Value, Comp)                   \
+  WARPSORT_INSTANTIATE_ARGSORT(Key, Value, Comp)

@@ -3,7 +3,8 @@
 // (empty ones, one run, the most runs), duplicates, against std::sort; and its output window,
 // which the gathered path asks for (a rank's slice of every rank's runs): exactly the sorted
 // slice is written, from out[0], and nothing after it (a poisoned guard), for windows inside one
-// group, across many, at either end, empty and whole.
+// group, across many, at either end, empty and whole. And merge_sample_runs, which orders step
+// 3's records of such runs without sorting them: against a stable sort of them by key.
 #include "common/gpu_test.hpp"
 #include "common/test_inputs.hpp"
 
@@ -123,7 +124,81 @@ void check_runs(std::uint64_t seed) {
       }
 }
 
+/// Records of runs of these lengths, each run sorted by key (drawn by `draw(run, rng)`), indices
+/// in position order as gather_samples writes them; merge_sample_runs must order them as a
+/// stable sort by key does.
+template <class Key, class Draw>
+std::string check_sample_runs(const std::vector<std::size_t>& lengths, std::mt19937_64& rng,
+                              Draw draw) {
+  using record = ws::sample_record<Key, false>;
+  ws::runs_shape r;
+  r.runs = static_cast<int>(lengths.size());
+  std::vector<record> records;
+  for (int i = 0; i < r.runs; ++i) {
+    std::vector<Key> keys(lengths[i]);
+    for (Key& k : keys) k = draw(i, rng);
+    std::sort(keys.begin(), keys.end());
+    for (Key k : keys) records.push_back({static_cast<std::uint32_t>(records.size()), k});
+    r.sample_start[i + 1] = records.size();
+  }
+  r.samples = records.size();
+  std::vector<record> expected = records;
+  std::stable_sort(expected.begin(), expected.end(),
+                   [](const record& a, const record& b) { return a.key < b.key; });
+  const auto in = to_device(records);
+  warpsort::detail::device_buffer<record> out(std::max<std::size_t>(records.size(), 1));
+  WARPSORT_CUDA_CHECK(cudaMemset(out.get(), 0xff, out.size() * sizeof(record)));
+  ws::merge_sample_runs(in.get(), out.get(), r, 0);
+  WARPSORT_CUDA_CHECK(cudaDeviceSynchronize());
+  const std::vector<record> got = to_host(out.get(), records.size());
+  for (std::size_t i = 0; i < records.size(); ++i)
+    if (got[i].index != expected[i].index || got[i].key != expected[i].key)
+      return std::to_string(records.size()) + " samples in " + std::to_string(r.runs) +
+             " runs: first difference at " + std::to_string(i);
+  return {};
+}
+
+template <class Key>
+void check_sample_runs_of() {
+  std::mt19937_64 rng(sizeof(Key));
+  const auto any = [](int, std::mt19937_64& g) { return static_cast<Key>(g()); };
+  const auto five = [](int, std::mt19937_64& g) { return static_cast<Key>(g() % 5); };
+  const auto equal = [](int, std::mt19937_64&) { return Key{7}; };
+  // each run its own band of keys: runs wholly before or after each other
+  const auto bands = [](int run, std::mt19937_64& g) {
+    return static_cast<Key>((static_cast<Key>(63 - run) << (sizeof(Key) * 8 - 7)) + g() % 1000);
+  };
+  // run 0 spread thinly over every key, the others packed between two of its keys: a tile of
+  // run 0 reaches across a whole other run (the search past two windows)
+  const auto packed = [](int run, std::mt19937_64& g) {
+    return run == 0 ? static_cast<Key>(g()) : static_cast<Key>((Key{1} << (sizeof(Key) * 8 - 1)) + g() % 97);
+  };
+  std::vector<std::vector<std::size_t>> layouts = {
+      {}, {0}, {1}, {5}, {128}, {129}, {3, 0, 1000, 0},
+      {1000, 1000}, std::vector<std::size_t>(64, 770), std::vector<std::size_t>(33, 257),
+      {4095, 1, 70000, 127, 129, 0, 31, 33, 64, 65},
+  };
+  std::vector<std::size_t> uneven(64);
+  for (std::size_t& len : uneven) len = rng() % 3000;
+  layouts.push_back(uneven);
+  for (const auto& lengths : layouts) {
+    EXPECT_EQ(check_sample_runs<Key>(lengths, rng, any), "") << "any keys";
+    EXPECT_EQ(check_sample_runs<Key>(lengths, rng, five), "") << "5 distinct keys";
+    EXPECT_EQ(check_sample_runs<Key>(lengths, rng, equal), "") << "all keys equal";
+    EXPECT_EQ(check_sample_runs<Key>(lengths, rng, bands), "") << "runs in bands";
+  }
+  for (const auto& lengths : std::vector<std::vector<std::size_t>>{
+           {300, 200000}, {1000, 5000, 5000, 5000}, {130, 4096, 0, 333}})
+    EXPECT_EQ(check_sample_runs<Key>(lengths, rng, packed), "") << "runs packed inside run 0";
+}
+
 }  // namespace
+
+TEST(MergeSampleRuns, RecordsOfSortedRunsInTheStableSortsOrder) {
+  WARPSORT_REQUIRE_GPU();
+  check_sample_runs_of<std::uint32_t>();
+  check_sample_runs_of<std::uint64_t>();
+}
 
 TEST(MergeRuns, AnyRunsAndAnyWindowGiveTheSortedSlice) {
   WARPSORT_REQUIRE_GPU();

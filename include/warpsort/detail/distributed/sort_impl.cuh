@@ -1011,7 +1011,7 @@ inline void copy_batch(const std::vector<direct_copy>& copies, cudaStream_t stre
 /// the local sort into sequences (its plan's, as for the exchange) in the arena's spare buffer;
 /// step 3's records of their samples (one kernel), then the sequences (copy engines, or one
 /// kernel where options::exchange asks), copied into every peer's arena, each followed by an
-/// event; one host barrier; the records of every rank sorted on a side stream while the keys
+/// event; one host barrier; the records of every rank put in order on a side stream while the keys
 /// travel; then this rank's slice of the merge of every rank's sequences, into keys.
 template <class Bits, class ToWords, class FromWords, class Enter>
 void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stream,
@@ -1096,8 +1096,7 @@ void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stre
     side_stream side(stream);
     for (int p = 0; p < ranks; ++p)  // this rank's own records included
       WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(side.get(), peers->sent(p, records_sent), 0));
-    sorted = stages::sort_samples(a.cub_temp, a.cub_bytes, a.records_in, a.records_out,
-                                  shape.samples, 1, less<Bits>{}, side.get());
+    sorted = stages::order_run_samples<Bits>(a, shape, side.get());
   }  // the stream waits for the sort here
   for (int p = 0; p < ranks; ++p)
     if (p != me) WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(stream, peers->sent(p, keys_sent), 0));

@@ -2,8 +2,8 @@
 // One round of steps 3 and 4 over sorted runs of any lengths, laid end to end: the distributed
 // sort's last step, where each rank merges the runs it received from every rank. Step 3 is
 // splitters.cuh's over the runs as one set (any_runs: every s-th key of each run sampled, the
-// sample sorted by (key, position), every K-th a splitter, a warp per splitter cutting every
-// run); step 4 merges each group's pieces on chip with version 5's block merge
+// sample ordered by (key, position), sorted or, where that is the faster, merged run by run;
+// every K-th a splitter, a warp per splitter cutting every run); step 4 merges each group's pieces on chip with version 5's block merge
 // (merge_pieces_in_shared). No group exceeds (K + runs) s keys. A window of the output may be
 // asked for alone (a rank holding every rank's runs merges its own slice of them): groups
 // outside it are skipped, and one across its ends is merged whole and written in part.

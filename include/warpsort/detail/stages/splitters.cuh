@@ -16,7 +16,9 @@
 //    one set leaves the set out), sort_samples orders the records stably by (set, key) (CUB's
 //    radix sort for integer keys, its merge sort for any other), and cut_sets_kernel, a warp
 //    per splitter, finds where its sample lies from the index and cuts its set's sequences.
-//    Records travel whole, so samples gathered from several GPUs sort alike.
+//    Records travel whole, so samples gathered from several GPUs sort alike. Runs of any
+//    lengths (any_runs) have each run's samples sorted already, so where that is the faster
+//    merge_sample_runs puts their records in the same order without a sort.
 //
 // A layout says where the sequences are, how they form sets and which sorted samples are the
 // splitters: equal_sequences (one array of sequences of one length, the last maybe shorter, in
@@ -27,6 +29,7 @@
 // g starts in the output.
 #include "index_math.hpp"
 #include "launch.hpp"
+#include "merge_sample_runs.cuh"
 #include <warpsort/stages.hpp>
 #include "temp_storage.hpp"
 #include "warp_network.cuh"
@@ -438,6 +441,27 @@ void gather_samples(const Layout& l, record_of<Layout>* out, std::size_t slots,
   WARPSORT_CHECK_LAUNCH();
 }
 
+/// Layouts whose gathered records are runs, each sorted (any_runs): merge_sample_runs can put
+/// them in order where sort_samples would sort them.
+template <class Layout>
+constexpr bool merges_sample_runs =
+    cuda::std::is_same_v<Layout, any_runs<typename Layout::key_type>>;
+
+/// Whether merging the runs' samples is the faster way to order them (and fits a block's
+/// shared memory twice over: two blocks an SM). The merge's time grows with samples x (runs +
+/// 12), the radix sort's with the samples and the key's bytes, from a floor of its six launches
+/// of a few blocks each. Measured on an H200 (4 to 64 runs, 2^10 to 2^19 samples, three
+/// distributions; docs/performance.md, "the runs' samples merged, not sorted"): the merge wins
+/// below about 6.3 million for 4-byte keys, twice that for 8-byte ones, where the radix sort
+/// takes twice the passes.
+constexpr std::size_t merged_sample_work = std::size_t{6} << 20;
+template <class Key>
+bool merge_sample_runs_wins(const runs_shape& r) {
+  if (merge_sample_runs_smem<Key>() * 2 > smem_opt_in_bytes()) return false;
+  return r.samples * (static_cast<std::size_t>(r.runs) + 12) <=
+         merged_sample_work * sizeof(Key) / 4;
+}
+
 /// Launches cut_sets_kernel: a warp a splitter (one still writes the ends where there is none).
 template <class Layout, class Comp>
 void cut_sets(const Layout& l, const record_of<Layout>* sorted, bool by_position,
@@ -463,8 +487,8 @@ template <class Layout, class Comp>
 splitter_arrays<record_of<Layout>> carve_splitters(temp_carver& c, const Layout& l,
                                                    sample_order order) {
   using Record = record_of<Layout>;
-  // the radix sort writes into second records
-  constexpr bool two = radix_samples<typename Layout::key_type, Comp>;
+  // the radix sort, and the merge of runs' samples, write into second records
+  constexpr bool two = radix_samples<typename Layout::key_type, Comp> || merges_sample_runs<Layout>;
   const std::size_t samples = order == sample_order::sorted ? l.samples() : 0;
   splitter_arrays<Record> a;
   a.cub_bytes = sort_samples_temp_bytes<Record, Comp>(samples, l.sets());
@@ -474,6 +498,19 @@ splitter_arrays<record_of<Layout>> carve_splitters(temp_carver& c, const Layout&
   a.offsets = c.take<std::size_t>(l.groups() + 1);
   a.cub_temp = c.take_bytes(a.cub_bytes);
   return a;
+}
+
+/// Orders the records of runs' samples (a layout of one set of runs, merges_sample_runs):
+/// merged or sorted, whichever is the faster, into the same order. Returns where they are.
+template <class Key>
+const sample_record<Key, false>* order_run_samples(const splitter_arrays<sample_record<Key, false>>& a,
+                                                   const runs_shape& r, cudaStream_t stream) {
+  if (merge_sample_runs_wins<Key>(r)) {
+    merge_sample_runs(a.records_in, a.records_out, r, stream);
+    return a.records_out;
+  }
+  return sort_samples(a.cub_temp, a.cub_bytes, a.records_in, a.records_out, r.samples, 1,
+                      less<Key>{}, stream);
 }
 
 /// Temporary storage of split_sequences.
@@ -531,9 +568,12 @@ split_layout split_sequences(const Layout& l, sample_order order, bool by_positi
     throw input_error("warpsort: step 3 sorts at most 2^32 - 1 samples; this round has " +
                       std::to_string(l.samples()));
   gather_samples<Layout, Comp>(l, a.records_in, l.samples(), stream);
-  const record_of<Layout>* sorted = sort_samples(a.cub_temp, a.cub_bytes, a.records_in,
-                                                 a.records_out, l.samples(), l.sets(), comp,
-                                                 stream);
+  const record_of<Layout>* sorted = nullptr;
+  if constexpr (merges_sample_runs<Layout> && cuda::std::is_same_v<Comp, less<Key>>)
+    sorted = order_run_samples<Key>(a, l.r, stream);
+  else
+    sorted = sort_samples(a.cub_temp, a.cub_bytes, a.records_in, a.records_out, l.samples(),
+                          l.sets(), comp, stream);
   cut_sets(l, sorted, by_position, a.cuts, a.offsets, comp, stream);
   return {a.cuts, a.offsets};
 }

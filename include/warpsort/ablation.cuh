@@ -65,6 +65,11 @@ struct design {
   /// one launch, where two blocks and steps 3 and 4 cost three or four (docs/performance.md,
   /// "Small inputs"). 0: never.
   int one_block_keys = 4096;
+  /// Few sequences, n <= rank_merge_keys (and every key in one block's shared memory): steps 3
+  /// and 4 as one launch that writes every key at its rank among all (stages::merge_by_rank),
+  /// where splitters and a group merge take two (docs/performance.md, "Small inputs: steps 3
+  /// and 4 by ranks"). 0: never.
+  int rank_merge_keys = 65536;
   // ---- the paper's parts: each switches one idea back to the paper's ----
   /// Step 2: 1, the paper's buffer merge: a warp merges a whole pair of sequences through a
   /// buffer of merge_buffer_keys keys; 0, merge-path tiles.
@@ -118,6 +123,7 @@ constexpr design paper_for(std::size_t key_bytes) {
   d.few_blocks = 0;          // version 4's rules for small inputs are ours
   d.small_input_blocks = 0;
   d.one_block_keys = 0;
+  d.rank_merge_keys = 0;
   return d;
 }
 /// Rung 1, "onchip_step1": + version 2's step 1 on chip (a block sorts block_sort_keys keys:

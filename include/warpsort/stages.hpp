@@ -95,6 +95,12 @@ void merge_groups(const Key* src, Key* out, std::size_t n, std::size_t seq_len,
                   std::size_t sequences, std::size_t groups, const split_layout& layout,
                   Comp comp, const ablation::design& p, cudaStream_t stream);
 
+/// Steps 3 and 4 for small inputs (design::rank_merge_keys): one block per sequence stages all
+/// n keys in shared memory and writes each key of its sequence at its rank among all of them.
+template <class Key, class Comp>
+void merge_by_rank(const Key* src, Key* out, std::size_t n, std::size_t seq_len, Comp comp,
+                   cudaStream_t stream);
+
 /// The paper's step 4 (policy::groups_on_chip = 0), first: pieces[g (L + 1) + i] = keys of
 /// group g in sequences before i, counted from the group's start ((L + 1) groups entries).
 template <class Key, class Comp>

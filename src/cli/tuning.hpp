@@ -37,7 +37,7 @@ inline constexpr std::array<policy_field, 9> policy_fields{{
     {"one_round_blocks", &policy::one_round_blocks},
 }};
 
-inline constexpr std::array<design_field, 19> design_fields{{
+inline constexpr std::array<design_field, 20> design_fields{{
     {"block_sort_keys", &ablation::design::block_sort_keys},
     {"block_threads", &ablation::design::block_threads},
     {"merge_block_keys", &ablation::design::merge_block_keys},
@@ -52,6 +52,7 @@ inline constexpr std::array<design_field, 19> design_fields{{
     {"small_input_blocks", &ablation::design::small_input_blocks},
     {"small_input_min_keys", &ablation::design::small_input_min_keys},
     {"one_block_keys", &ablation::design::one_block_keys},
+    {"rank_merge_keys", &ablation::design::rank_merge_keys},
     {"buffer_merge_pairs", &ablation::design::buffer_merge_pairs},
     {"merge_buffer_keys", &ablation::design::merge_buffer_keys},
     {"splitter_positions", &ablation::design::splitter_positions},

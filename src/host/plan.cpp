@@ -63,6 +63,7 @@ void check_design(const ablation::design& d) {
   if (d.small_input_min_keys < policy::merge_tile_keys)
     fail("small_input_min_keys must be at least 256");
   if (d.one_block_keys < 0) fail("one_block_keys must be at least 0");
+  if (d.rank_merge_keys < 0) fail("rank_merge_keys must be at least 0");
   // (the paper's step 4 through memory, groups_on_chip = 0, holds no group on chip: S sets s)
   if (d.groups_on_chip && d.group_capacity < d.oversampling + d.max_sequences)
     fail("group_capacity must be at least oversampling + max_sequences (a sample stride >= 1)");

@@ -5,10 +5,11 @@
 // pairwise through memory, buffer merge) and version 4's (warp tile merges on chip) remain for
 // the ablation. docs/algorithm.md, "Step 4" and "Version 5, rounds of steps 3 and 4".
 //
-// The kernels and launchers (stages::merge_sets for version 5, stages::merge_groups,
-// group_piece_offsets and merge_groups_round_by_buffer for the others) are templates in
-// include/warpsort/detail/stages/merge_groups_impl.cuh, built on thread_merge.cuh,
-// block_merge.cuh and buffer_merge.cuh: a custom key type instantiates them in its own
+// For small inputs of a few sequences, steps 3 and 4 run as one launch by ranks instead
+// (merge_by_rank.cuh). The kernels and launchers (stages::merge_sets for version 5,
+// stages::merge_groups, merge_by_rank, group_piece_offsets and merge_groups_round_by_buffer for
+// the others) are templates in include/warpsort/detail/stages/merge_groups_impl.cuh, built on
+// thread_merge.cuh, block_merge.cuh, buffer_merge.cuh and merge_by_rank.cuh: a custom key type instantiates them in its own
 // translation unit (warpsort/custom.cuh). This unit compiles them for one key type of the
 // library's list (built_types.hpp).
 #include "built_types.hpp"

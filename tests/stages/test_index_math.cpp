@@ -383,6 +383,11 @@ TEST(Plan, SizedForSmallInputs) {
   warpsort::ablation::design negative = p;
   negative.one_block_keys = -1;
   EXPECT_THROW(warpsort::ablation::make_plan(10, negative), warpsort::input_error);
+  warpsort::ablation::design negative_ranks = p;
+  negative_ranks.rank_merge_keys = -1;
+  EXPECT_THROW(warpsort::ablation::make_plan(10, negative_ranks), warpsort::input_error);
+  // the paper's design has none of version 4's small-input rules
+  EXPECT_EQ(warpsort::ablation::paper_for(4).rank_merge_keys, 0);
   warpsort::ablation::design tiny = p;  // already below the floor: left alone
   tiny.block_sort_keys = 256;
   tiny.merge_block_keys = 512;

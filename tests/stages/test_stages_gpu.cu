@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -225,6 +226,42 @@ TEST(Step4MergeGroups, OutputEqualsThrustSort) {
         auto in = to_device(input);
         const auto report = warpsort::validate_against_references(in.get(), out.get(), n, Comp{});
         ASSERT_TRUE(report.ok) << dist << " n=" << n << " L=" << L << ": " << report.message();
+      }
+}
+
+// Steps 3 and 4 by ranks (small inputs): every key of sequences of any number and length,
+// duplicates and all-equal keys included, written at its rank; both orders.
+TEST(Step34MergeByRank, OutputEqualsTheReferences) {
+  WARPSORT_REQUIRE_GPU();
+  for (std::size_t seq_len : {256, 2048})
+    for (const auto& dist : test_distributions())
+      for (std::size_t n : {257, 1000, 2048 + 1, 4096, 3 * 2048, 16384 - 1, 16384, 30000}) {
+        if (n <= seq_len) continue;  // one sequence: nothing to merge
+        warpsort::ablation::design p = small_blocks(static_cast<int>(seq_len),
+                                                    static_cast<int>(seq_len));
+        p.max_sequences = 128;  // no step 2: step 1's blocks (118 at most here) are the sequences
+        const auto plan = warpsort::ablation::make_plan(n, p);
+        ASSERT_EQ(plan.pairwise_rounds, 0);
+        const auto input = make_keys(dist, n, 7 * n + seq_len);
+        warpsort::detail::device_buffer<Key> seqs;
+        run_steps_1_2(input, p, plan, seqs);
+        auto out = poisoned<Key>(n);
+        ws::merge_by_rank(seqs.get(), out.get(), n, plan.sequence_keys, Comp{}, 0);
+        auto in = to_device(input);
+        const auto report = warpsort::validate_against_references(in.get(), out.get(), n, Comp{});
+        ASSERT_TRUE(report.ok) << dist << " n=" << n << " sequences of " << seq_len << ": "
+                               << report.message();
+        // descending: the sequences sorted by greater, merged by greater
+        using Greater = warpsort::greater<Key>;
+        std::vector<Key> down = input;
+        for (std::size_t b = 0; b < n; b += seq_len)
+          std::sort(down.begin() + b, down.begin() + std::min(n, b + seq_len), std::greater<>());
+        auto down_seqs = to_device(down);
+        auto down_out = poisoned<Key>(n);
+        ws::merge_by_rank(down_seqs.get(), down_out.get(), n, seq_len, Greater{}, 0);
+        const auto down_report =
+            warpsort::validate_against_references(in.get(), down_out.get(), n, Greater{});
+        ASSERT_TRUE(down_report.ok) << dist << " n=" << n << " descending: " << down_report.message();
       }
 }
 

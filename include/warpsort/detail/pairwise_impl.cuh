@@ -4,6 +4,7 @@
 // set of switches over it, and the library's sort takes it for small inputs.
 #include <warpsort/ablation.cuh>
 #include <warpsort/detail/event_marks.hpp>
+#include <warpsort/detail/stages/launch.hpp>
 #include <warpsort/detail/stages/temp_storage.hpp>
 #include <warpsort/stages.hpp>
 
@@ -65,13 +66,20 @@ void sort_pairwise(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* 
     stages::merge_sequences_round<Key, Comp>(target(r), target(r + 1), n, seq, s.block_starts,
                                              comp, d, stream);
   events.mark(2);
+  // few sequences that one block holds: every key written at its rank, one launch for both steps
+  const bool by_rank = plan.has_groups() && d.groups_on_chip &&
+                       n <= static_cast<std::size_t>(d.rank_merge_keys) &&
+                       n * sizeof(Key) <= stages::smem_opt_in_bytes();
   stages::split_layout layout;
-  if (plan.has_groups())
+  if (plan.has_groups() && !by_rank)
     layout = stages::split<Key, Comp>(target(plan.pairwise_rounds), n, plan.sequence_keys,
                                       plan.sequences, plan.sample_stride, plan.samples,
                                       plan.groups, s.split_temp, s.split_bytes, comp, d, stream);
   events.mark(3);
-  if (plan.has_groups() && d.groups_on_chip) {
+  if (by_rank) {
+    stages::merge_by_rank<Key, Comp>(target(plan.pairwise_rounds), d_out, n, plan.sequence_keys,
+                                     comp, stream);
+  } else if (plan.has_groups() && d.groups_on_chip) {
     stages::merge_groups<Key, Comp>(target(plan.pairwise_rounds), d_out, n, plan.sequence_keys,
                                     plan.sequences, plan.groups, layout, comp, d, stream);
   } else if (plan.has_groups()) {  // the paper's: rounds through memory, the last into d_out

@@ -9,6 +9,7 @@
 #include "buffer_merge.cuh"
 #include "index_math.hpp"
 #include "launch.hpp"
+#include "merge_by_rank.cuh"
 #include <warpsort/stages.hpp>
 #include "thread_merge.cuh"
 #include "warp_scan.cuh"
@@ -317,6 +318,8 @@ void merge_sets(const Key* src, Key* out, std::size_t n, const merge_round& m,
                                         const warpsort::ablation::design&, cudaStream_t); \
   template void warpsort::stages::merge_sets<Key, Comp>(const Key*, Key*, std::size_t, const warpsort::merge_round&, \
                                         const warpsort::stages::split_layout&, Comp, const warpsort::policy&, cudaStream_t); \
+  template void warpsort::stages::merge_by_rank<Key, Comp>(const Key*, Key*, std::size_t, std::size_t, \
+                                        Comp, cudaStream_t); \
   template void warpsort::stages::group_piece_offsets<Key, Comp>(std::size_t, std::size_t, std::size_t, std::size_t, \
                                         const warpsort::stages::split_layout&, std::size_t*, cudaStream_t); \
   template void warpsort::stages::merge_groups_round_by_buffer<Key, Comp>(const Key*, Key*, std::size_t, std::size_t, \

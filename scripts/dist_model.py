@@ -145,6 +145,26 @@ def pow2(n):
     return f"2^{int(k)}" if k == int(k) else str(int(n))
 
 
+def network_runs(paths):
+    """The uniform keys-only runs of `paths` that timed NCCL's all-to-all, the one of them that
+    moves the most bytes, and our exchange's share of NCCL's all-to-all measured on it (the
+    network check: that share predicts the others)."""
+    rows = [r for r in read_runs(paths) if r["nccl_alltoall_gb_s_per_gpu"]]
+    if len(rows) < 2:
+        sys.exit("dist_model.py: the network check needs two uniform keys-only runs that "
+                 "measured NCCL's all-to-all, one to measure the share and one to predict; in " +
+                 " ".join(paths))
+    calibration = max(rows, key=lambda r: float(r["exchange_bytes_per_gpu"]))
+    share = float(calibration["exchange_gb_s_per_gpu"]) / float(calibration["nccl_alltoall_gb_s_per_gpu"])
+    return rows, calibration, share
+
+
+def network_links(row, share):
+    """model()'s link arguments for a run over the network at its own all-to-all speed."""
+    return {"network_gbs": float(row["nccl_alltoall_gb_s_per_gpu"]), "all_network": True,
+            "network_share": share}
+
+
 def check(paths, **links):
     return check_rows(read_runs(paths), lambda r: links)
 
@@ -215,18 +235,11 @@ def main():
         # every peer over the network, each run at the speed NCCL's all-to-all measured in it;
         # our exchange's share of that speed (0.97 / 0.96 / 0.61 on NVLink) measured on the run
         # that moves the most bytes, and the others predicted with it
-        rows = [r for r in read_runs(a.csv) if r["nccl_alltoall_gb_s_per_gpu"]]
-        if len(rows) < 2:
-            sys.exit("dist_model.py: the network check needs two uniform keys-only runs that "
-                     "measured NCCL's all-to-all, one to measure the share and one to predict; in " +
-                     " ".join(a.csv))
-        calibration = max(rows, key=lambda r: float(r["exchange_bytes_per_gpu"]))
-        share = float(calibration["exchange_gb_s_per_gpu"]) / float(calibration["nccl_alltoall_gb_s_per_gpu"])
+        rows, calibration, share = network_runs(a.csv)
         speeds = ", ".join("%.2f" % float(r["nccl_alltoall_gb_s_per_gpu"]) for r in rows)
         print(f"network: NCCL's all-to-all {speeds} GB/s a GPU; our exchange at {share:.3f}x it, "
               f"measured at {pow2(int(calibration['n']))} (marked *) and predicted for the others\n")
-        worst = check_rows(rows, lambda r: {"network_gbs": float(r["nccl_alltoall_gb_s_per_gpu"]),
-                                            "all_network": True, "network_share": share},
+        worst = check_rows(rows, lambda r: network_links(r, share),
                            lambda r: " *" if r is calibration else "")
         miss = max(worst.values())
         print(f"\nlargest miss of the predicted runs: totals {worst['total']:.0%}, phases of 1 ms or "

@@ -29,7 +29,8 @@
 #            runs (--merge-runs), at 2^22 and 2^24 on G GPUs;
 #   network  uint32 uniform at 2^28 and 2^31 with NCCL's network transport (NCCL_P2P_DISABLE=1
 #            NCCL_SHM_DISABLE=1: every peer as if on another node), then scripts/dist_model.py
-#            network: each phase beside the model's for that link (not in the default list).
+#            network: each phase beside the model's for that link, and its figure
+#            (plot_dist.py --network, OUT_DIR/network/figures) (not in the default list).
 #   strong   strong scaling: uniform uint32 at 2^31 and 2^33 keys in total on 1, 2, 3 and 4 GPUs
 #            (at most G) into OUT_DIR/strong_g1 ... strong_g4, each run with its own single-GPU
 #            sort of the same total (every speed-up against a baseline of its own session; 2^33
@@ -114,6 +115,7 @@ for stage in "${stages[@]}"; do
     network)
       NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 dist network --sizes 2^28,2^31 --reps 3
       python3 "$(dirname "$0")/dist_model.py" network "$out/network/dist.csv" | tee "$out/network_model.md"
+      python3 "$(dirname "$0")/plot_dist.py" --network "$out/network/dist.csv" --out "$out/network/figures"
       ;;
     largest)
       dist largest --sizes "$(( (1 << 33) * gpus ))" --device-generate --reps 2 --warmup 1 \

@@ -5,6 +5,7 @@ scaling against the number of GPUs.
 
     scripts/plot_dist.py --csv A/dist.csv [--csv B/dist.csv ...] --out DIR [--distribution uniform]
     scripts/plot_dist.py --scaling RESULTS_DIR --out DIR [--distribution uniform]
+    scripts/plot_dist.py --network CSV --out DIR
 
 The first form writes DIR/dist_throughput.png, DIR/dist_phases.png and DIR/dist_time.png (the
 time against n, and the ratio to the single-GPU sort of the same total with the crossover marked). Rows of several runs (e.g.
@@ -23,6 +24,11 @@ from the directory's name: strong_g3 is 3) and writes, for whichever of the two 
                                phases (slowest rank's, median of runs) stacked, the whole sort's
                                time marked, the one-GPU run's time as the ideal, and the
                                single-GPU sort of the same total where the runs timed it.
+
+The third form reads the runs of scripts/dist_runs.sh's `network` stage (NCCL's network
+transport) and writes DIR/dist_network_model.png: each run's phases beside what
+scripts/dist_model.py network prices for that link (our exchange's share of NCCL's all-to-all
+measured on the run that moves the most bytes, the others predicted with it).
 """
 import argparse
 import glob
@@ -192,17 +198,60 @@ def scaling(results: str, out: str, distribution: str) -> int:
     return 0
 
 
+def plot_network(csv_path: str, out: str) -> int:
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import dist_model  # noqa: E402 (beside this script)
+
+    if read_checked(csv_path, NEEDED) is None:
+        return 1
+    rows, calibration, share = dist_model.network_runs([csv_path])
+    rows = sorted(rows, key=lambda r: int(r["n"]))
+    phases = [("local", "local_sort_ms"), ("exchange", "exchange_ms"), ("merge", "merge_ms"),
+              ("total", "ms")]
+    fig, axes = plt.subplots(1, len(rows), figsize=(4.5 * len(rows), 4.2), squeeze=False)
+    for ax, r in zip(axes[0], rows):
+        ranks, total = int(r["gpus"]), int(r["n"])
+        key_bytes = 8 if r["type"] in ("uint64", "int64", "float64") else 4
+        m = dist_model.model(total, ranks, key_bytes, **dist_model.network_links(r, share))
+        measured = [float(r[column]) for _, column in phases]
+        modelled = [m[phase] for phase, _ in phases]
+        x = list(range(len(phases)))
+        ax.bar([i - 0.2 for i in x], measured, 0.4, label="measured")
+        ax.bar([i + 0.2 for i in x], modelled, 0.4, label="model")
+        for i, (got, want) in enumerate(zip(measured, modelled)):
+            ax.annotate(f"{want / got:.2f}", (i + 0.2, want), ha="center", va="bottom", fontsize=8)
+        ax.set_yscale("log")
+        ax.set_xticks(x)
+        ax.set_xticklabels([phase for phase, _ in phases])
+        ax.set_ylabel("ms (slowest rank)")
+        role = "share measured here" if r is calibration else "predicted"
+        ax.set_title(f"{ranks} ranks, {pow2_label(total)} {r['type']} ({role})", fontsize=10)
+        ax.grid(True, axis="y", alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle(f"NCCL's network transport, runs beside the model (our exchange at {share:.3f}x "
+                 f"NCCL's all-to-all);\nmodel / measured above each bar", fontsize=9)
+    fig.tight_layout()
+    os.makedirs(out, exist_ok=True)
+    fig.savefig(f"{out}/dist_network_model.png", dpi=120)
+    print(f"wrote {out}/dist_network_model.png")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     what = ap.add_mutually_exclusive_group(required=True)
     what.add_argument("--csv", action="append", help="a `warpsort dist` dist.csv (repeatable)")
     what.add_argument("--scaling", metavar="RESULTS_DIR",
                       help="a directory of strong_g*/ and weak_g*/ runs (scripts/dist_runs.sh)")
+    what.add_argument("--network", metavar="CSV",
+                      help="the runs of scripts/dist_runs.sh's network stage, beside the model")
     ap.add_argument("--out", required=True)
     ap.add_argument("--distribution", default="uniform")
     a = ap.parse_args()
     if a.scaling:
         return scaling(a.scaling, a.out, a.distribution)
+    if a.network:
+        return plot_network(a.network, a.out)
     frames = []
     for path in a.csv:
         df = read_checked(path, NEEDED)

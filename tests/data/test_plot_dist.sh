@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CTest: scripts/plot_dist.py draws both figures from a `warpsort dist` CSV, and refuses a CSV
 # that is not one or that holds an invalid row; --scaling draws the strong and weak scaling
-# figures from per-GPU-count directories.
+# figures from per-GPU-count directories; --network the network runs beside the model.
 #   test_plot_dist.sh PLOT_SCRIPT CSV [PYTHON_FOUND_BY_CMAKE]
 set -u
 source "$(dirname "$0")/find_python.sh"
@@ -12,6 +12,16 @@ if ! "$py" "$script" --csv "$csv" --out "$out/all"; then echo "FAIL: plot_dist.p
 for f in dist_throughput.png dist_phases.png dist_time.png; do
   if is_png "$out/all/$f"; then echo "ok: $f"; else echo "FAIL: $f missing or not a PNG"; status=1; fi
 done
+# the network runs beside the model (the committed four-H200 run)
+network="$(dirname "$script")/../docs/results/h200x4/network/network.csv"
+if "$py" "$script" --network "$network" --out "$out/net" >/dev/null && is_png "$out/net/dist_network_model.png"; then
+  echo "ok: dist_network_model.png"
+else
+  echo "FAIL: --network drew no dist_network_model.png from $network"; status=1
+fi
+if "$py" "$script" --network "$csv" --out "$out/net1" >/dev/null 2>&1; then
+  echo "FAIL: --network drew a CSV without two runs that timed NCCL's all-to-all"; status=1
+fi
 sed 's/,true$/,false/' "$csv" > "$out/invalid.csv"
 if "$py" "$script" --csv "$out/invalid.csv" --out "$out/inv" >/dev/null 2>&1; then
   echo "FAIL: a CSV with invalid rows was drawn"; status=1

@@ -268,23 +268,37 @@ WARPSORT_HD std::size_t splitter_rank(std::size_t j, std::size_t oversampling) {
 ///  - the splitter's own sequence is cut just after the splitter.
 /// `seq` is anything indexable: a pointer to the keys, or a sample_view of them.
 /// cut_sequence_between searches only [lo, hi], where the caller knows the cut lies.
+///
+/// Whether key x of a sequence other than the splitter's lies before its cut: in an earlier
+/// sequence every key not after the splitter (upper bound), in a later one every key before it
+/// (lower bound).
+template <class Key, class Comp>
+WARPSORT_HD bool before_cut(const Key& x, const Key& splitter_key, bool earlier, Comp comp) {
+  return earlier ? !comp(splitter_key, x) : comp(x, splitter_key);
+}
+
+/// The cut of a sequence other than the splitter's, searched in [lo, hi] (positions of any
+/// unsigned type): the first position whose key is not before_cut.
+template <class Seq, class Index, class Key, class Comp>
+WARPSORT_HD Index cut_other_sequence(const Seq& seq, Index lo, Index hi, bool earlier,
+                                     const Key& splitter_key, Comp comp) {
+  while (lo < hi) {
+    const Index mid = lo + (hi - lo) / 2;
+    if (before_cut(seq[mid], splitter_key, earlier, comp))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 template <class Seq, class Key, class Comp>
 WARPSORT_HD std::size_t cut_sequence_between(const Seq& seq, std::size_t lo, std::size_t hi,
                                              std::size_t seq_index, std::size_t splitter_seq,
                                              std::size_t splitter_pos, const Key& splitter_key,
                                              Comp comp) {
   if (seq_index == splitter_seq) return splitter_pos + 1;
-  const bool upper = seq_index < splitter_seq;
-  while (lo < hi) {
-    const std::size_t mid = lo + (hi - lo) / 2;
-    // upper bound: skip keys not after the splitter; lower bound: skip keys before it
-    const bool skip = upper ? !comp(splitter_key, seq[mid]) : comp(seq[mid], splitter_key);
-    if (skip)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
+  return cut_other_sequence(seq, lo, hi, seq_index < splitter_seq, splitter_key, comp);
 }
 
 template <class Seq, class Key, class Comp>

@@ -47,17 +47,9 @@ __global__ void __launch_bounds__(rank_merge_threads)
   unsigned rank = i - sequence_begin;
   for (unsigned q = 0; q < sequences; ++q) {
     if (q == mine) continue;
-    const bool earlier = q < mine;
+    // sequence q cut at `key` as step 3 cuts at a splitter: the keys before it
     const unsigned first = q * seq_len;
-    unsigned lo = first, hi = min(n, first + seq_len);
-    while (lo < hi) {  // the first key of sequence q that does not come before `key`
-      const unsigned mid = lo + (hi - lo) / 2;
-      if (earlier ? !comp(key, keys[mid]) : comp(keys[mid], key))
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    rank += lo - first;
+    rank += cut_other_sequence(keys, first, min(n, first + seq_len), q < mine, key, comp) - first;
   }
   out[rank] = key;
 }

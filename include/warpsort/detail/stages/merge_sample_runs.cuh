@@ -15,6 +15,7 @@
 #include "warp_network.cuh"
 
 #include <warpsort/error.hpp>
+#include <warpsort/order.cuh>
 #include <warpsort/policy.hpp>
 
 #include <cstddef>
@@ -56,26 +57,19 @@ constexpr std::size_t merge_sample_runs_smem() {
 }
 
 /// Whether `x` comes before the key `a` of another run: an earlier run's equal keys do, a later
-/// run's do not (the stable sort's order: by key, then index).
+/// run's do not (the stable sort's order: by key, then index), as step 3 cuts a sequence at a
+/// splitter (before_cut).
 template <class Key>
 __device__ __forceinline__ bool sample_precedes(Key x, Key a, bool earlier_run) {
-  return earlier_run ? !(a < x) : x < a;
+  return before_cut(x, a, earlier_run, less<Key>{});
 }
 
-/// The first of positions [lo, hi) whose key (key_at, sorted) does not come before `a`, hi if
-/// none: a binary search.
-template <class Key, class At>
-__device__ __forceinline__ unsigned count_preceding(At key_at, unsigned lo, unsigned hi, Key a,
-                                                   bool earlier_run) {
-  while (lo < hi) {
-    const unsigned mid = lo + (hi - lo) / 2;
-    if (sample_precedes(key_at(mid), a, earlier_run))
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
+/// The records' keys, indexable as a sequence (cut_other_sequence).
+template <class Record>
+struct record_keys {
+  const Record* records;
+  __device__ auto operator[](unsigned i) const { return records[i].key; }
+};
 
 /// The first position of [lo, hi) of the records whose key does not come before `a`, hi if
 /// none: each step the lanes probe 32 evenly spaced records and keep the stretch where the
@@ -135,7 +129,6 @@ __global__ void __launch_bounds__(sample_tile_threads, 2)
     __syncwarp();  // the window's last readers are done
     for (unsigned j = lane; j < valid; j += lanes) window[j] = in[from + j].key;
     __syncwarp();
-    const auto window_at = [&](unsigned j) { return window[j]; };
     unsigned c = 0, at = from;  // the previous sample's place: in the window, and in the run
 #pragma unroll
     for (int j = 0; j < per_lane; ++j) {
@@ -151,11 +144,11 @@ __global__ void __launch_bounds__(sample_tile_threads, 2)
           }
           lo += step;
         }
-        c = count_preceding(window_at, lo, hi, a, earlier);
+        c = cut_other_sequence(window, lo, hi, earlier, a, less<Key>{});
         at = from + c;
       }
       if (c == valid && at < e)  // past the window
-        at = count_preceding([&](unsigned i) { return in[i].key; }, at, e, a, earlier);
+        at = cut_other_sequence(record_keys<Record>{in}, at, e, earlier, a, less<Key>{});
       added[j] += at - s;
     }
   }

@@ -174,6 +174,9 @@ struct phase_times {
   float exchange_ms = 0;    // the all-to-all of the keys
   float merge_ms = 0;       // merging the received runs
   float rebalance_ms = 0;   // the optional rebalancing exchange, and the map back
+  // of merge_ms, the last part's merge once its pieces are in (the rest waits for the pieces or
+  // for earlier parts' merges; 0 where the keys are not exchanged in parts)
+  float last_part_merge_ms = 0;
   float total_ms() const {
     return local_sort_ms + splitters_ms + exchange_ms + merge_ms + rebalance_ms;
   }

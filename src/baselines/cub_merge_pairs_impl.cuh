@@ -1,9 +1,10 @@
 // The one implementation behind "cub_merge_pairs" (cub::DeviceMergeSort::SortPairs, Stable =
 // false) and "cub_merge_stable_pairs" (cub::DeviceMergeSort::StableSortPairs, Stable = true):
 // pairs sorted in place by warpsort::less<Key> (ascending) or warpsort::greater<Key>
-// (descending), the order.cuh total order for floats. CUB's temporary storage (which includes
-// its own key and value buffers) is allocated in prepare(). Included by cub_merge_pairs.cu and
-// cub_merge_stable_pairs.cu only, each instantiating its own flavour.
+// (descending), the order.cuh total order for floats; or a comparator key's own order, ascending
+// (comparator_baselines.cu). CUB's temporary storage (which includes
+// its own key and value buffers) is allocated in prepare(). Included by cub_merge_pairs.cu,
+// cub_merge_stable_pairs.cu and comparator_baselines.cu only, each instantiating its own.
 #pragma once
 
 #include <cub/device/device_merge_sort.cuh>
@@ -11,6 +12,8 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <string>
+#include <type_traits>
 
 #include "baselines/cub_two_phase.cuh"
 #include "baselines/gpu_pair_baselines_impl.cuh"
@@ -20,10 +23,14 @@
 
 namespace warpsort::baselines::detail {
 
-template <bool Stable, class Key, class Value>
+/// Ascending, Descending: the two orders (a comparator key's: Descending void, ascending only).
+template <bool Stable, class Key, class Value, class Ascending = warpsort::less<Key>,
+          class Descending = warpsort::greater<Key>>
 class cub_merge_pairs_sorter final
     : public prepared_baseline<gpu_pair_sorter<Key, Value>,
-                               cub_merge_pairs_sorter<Stable, Key, Value>, 1> {
+                               cub_merge_pairs_sorter<Stable, Key, Value, Ascending, Descending>, 1> {
+  static constexpr bool both_orders = !std::is_void_v<Descending>;
+
  public:
   static constexpr const char* baseline_name =
       Stable ? "cub_merge_stable_pairs" : "cub_merge_pairs";
@@ -37,13 +44,16 @@ class cub_merge_pairs_sorter final
     if (n <= 1) return;
     // CUB checks that the storage is enough (cudaErrorInvalidValue if not).
     std::size_t bytes = this->part_size(0);
-    if (descending) {
-      WARPSORT_CUDA_CHECK(cub_call(this->part(0), bytes, d_keys, d_values, n,
-                                   warpsort::greater<Key>{}, stream));
-    } else {
-      WARPSORT_CUDA_CHECK(cub_call(this->part(0), bytes, d_keys, d_values, n,
-                                   warpsort::less<Key>{}, stream));
+    if constexpr (both_orders) {
+      if (descending) {
+        WARPSORT_CUDA_CHECK(
+            cub_call(this->part(0), bytes, d_keys, d_values, n, Descending{}, stream));
+        return;
+      }
+    } else if (descending) {
+      throw input_error(std::string(baseline_name) + ": this key's order sorts ascending only");
     }
+    WARPSORT_CUDA_CHECK(cub_call(this->part(0), bytes, d_keys, d_values, n, Ascending{}, stream));
   }
 
   /// CUB's temporary storage for either direction, the only part.
@@ -54,7 +64,10 @@ class cub_merge_pairs_sorter final
                         n, comp, cudaStream_t{});
       });
     };
-    return {{std::max(bytes_for(warpsort::less<Key>{}), bytes_for(warpsort::greater<Key>{}))}};
+    if constexpr (both_orders)
+      return {{std::max(bytes_for(Ascending{}), bytes_for(Descending{}))}};
+    else
+      return {{bytes_for(Ascending{})}};
   }
 
  private:

@@ -1,7 +1,8 @@
 // The keys-only merge baseline "cub_merge": cub::DeviceMergeSort::SortKeys, in place, with
 // warpsort::less (Descending = false: cub_merge.cu) or warpsort::greater (true: `bench
 // --descending`, cub_descending.cuh): the same orders as warpsort, for floats the total order of
-// order.cuh, so NaNs and -0.0 sort as in the reference. CUB's temporary storage (which includes
+// order.cuh, so NaNs and -0.0 sort as in the reference; or a comparator key's own order
+// (comparator_baselines.cu). CUB's temporary storage (which includes
 // its own key buffer) is allocated in prepare().
 #pragma once
 
@@ -19,9 +20,11 @@
 
 namespace warpsort::baselines::detail {
 
-template <class Key, bool Descending>
+/// Order: the comparator (warpsort::less / greater by Descending; a comparator key's own).
+template <class Key, bool Descending,
+          class Order = std::conditional_t<Descending, ::warpsort::greater<Key>, ::warpsort::less<Key>>>
 class cub_merge_sorter final
-    : public prepared_baseline<gpu_sorter<Key>, cub_merge_sorter<Key, Descending>, 1> {
+    : public prepared_baseline<gpu_sorter<Key>, cub_merge_sorter<Key, Descending, Order>, 1> {
  public:
   std::string name() const override { return "cub_merge"; }
 
@@ -41,13 +44,11 @@ class cub_merge_sorter final
   }
 
  private:
-  using order = std::conditional_t<Descending, ::warpsort::greater<Key>, ::warpsort::less<Key>>;
-
   /// The one CUB call: a size query when d_temp is null, else the sort.
   static cudaError_t cub_call(void* d_temp, std::size_t& bytes, Key* keys, std::size_t n,
                               cudaStream_t stream) {
     return with_offset_type(n, [&](auto num_items) {
-      return cub::DeviceMergeSort::SortKeys(d_temp, bytes, keys, num_items, order{}, stream);
+      return cub::DeviceMergeSort::SortKeys(d_temp, bytes, keys, num_items, Order{}, stream);
     });
   }
 };

@@ -18,6 +18,7 @@
 #include "baselines/gpu_pair_baselines.cuh"
 #include "cli/gpu_timing.cuh"
 #include "cli/host_check.hpp"
+#include "cli/key128_workload.cuh"
 #include "cli/key_dispatch.hpp"
 #include "cli/memory_check.hpp"
 #include "cli/metadata.hpp"
@@ -76,16 +77,25 @@ class bench_runner {
  public:
   bench_runner(const bench_config& config, algorithm_plan plan)
       : config_(config), plan_(std::move(plan)), start_(steady::now()) {
-    total_ = config.key_types.size() * config.distributions.size() * config.sizes.size() *
+    total_ = (config.key_types.size() + (config.comparator_key ? 1 : 0)) * config.distributions.size() * config.sizes.size() *
              (plan_.gpu.size() + plan_.cpu.size());
   }
 
   void run() {
+    const auto run_workload = [&](auto w) {
+      for (const std::string& dist : config_.distributions)
+        for (std::size_t n : config_.sizes) run_input<decltype(w)>(dist, n);
+    };
     for (data::key_type type : config_.key_types)
-      with_workload(type, config_.descending, config_.values, [&](auto w) {
-        for (const std::string& dist : config_.distributions)
-          for (std::size_t n : config_.sizes) run_input<decltype(w)>(dist, n);
-      });
+      with_workload(type, config_.descending, config_.values, run_workload);
+    if (config_.comparator_key) {
+      if (config_.values == value_type::none)
+        run_workload(key128_workload<no_values>{});
+      else
+        with_value_type(config_.values, [&](auto vtag) {
+          run_workload(key128_workload<typename decltype(vtag)::type>{});
+        });
+    }
   }
 
   std::vector<result_row>& rows() { return rows_; }
@@ -180,6 +190,9 @@ void bench_runner::run_input(const std::string& dist, std::size_t n) {
     if (cap != config_.algorithm_max_n.end() && n > cap->second) {
       progress(a + " " + label, "skipped (runs only up to n=" + format_size(cap->second) + ")");
       note(a + " runs only up to n=" + format_size(cap->second) + " in this experiment");
+    } else if (!W::runs(a)) {
+      progress(a + " " + label, "skipped (it does not sort " + W::type_name() + ")");
+      note(a + " does not sort " + W::type_name() + " (no comparator form): skipped");
     } else if (W::has_values && a == "warpsort" && n > max_pairs) {
       progress(a + " " + label, "skipped (sort_pairs takes at most 2^32 - 1 pairs)");
       note("warpsort::sort_pairs takes at most 2^32 - 1 pairs: warpsort skipped at n=" + format_size(n));
@@ -188,7 +201,9 @@ void bench_runner::run_input(const std::string& dist, std::size_t n) {
     }
   }
   for (const std::string& a : plan_.cpu) {  // keys alone: the pairs plan has no CPU algorithms
-    if (n > config_.cpu_max_n) {
+    if (!W::host_runs) {
+      progress(a + " " + label, "skipped (the CPU baselines sort the built-in key types)");
+    } else if (n > config_.cpu_max_n) {
       progress(a + " " + label, "skipped (n above --cpu-max-n)");
       capped.push_back(a);
     } else {
@@ -201,7 +216,7 @@ void bench_runner::run_input(const std::string& dist, std::size_t n) {
   if (gpu.empty() && cpu.empty()) return;
 
   // Memory, before allocating anything for this n: an n that does not fit is skipped.
-  const bool end_to_end = !W::has_values && config_.e2e && !gpu.empty();
+  const bool end_to_end = !W::has_values && W::host_runs && config_.e2e && !gpu.empty();
   try {
     std::size_t largest_temp = 0;
     for (const std::string& a : gpu) largest_temp = std::max(largest_temp, temp_bytes_of<W>(a, n));
@@ -227,13 +242,13 @@ void bench_runner::run_input(const std::string& dist, std::size_t n) {
   in.label = label;
   in.dist = dist;
   in.n = n;
-  in.keys = data::generate<Key>(dist, config_.seed, n);
+  in.keys = W::generate(dist, config_.seed, n);
   in.pristine = typename W::buffers(n);
   W::load(in.pristine, in.keys.data(), n, stream);
   // The references (built and checked once) before the work buffers: their check needs the room.
   in.checker = std::make_unique<typename W::checker>(in.pristine, n, stream);
   in.work = typename W::buffers(n);
-  if constexpr (!W::has_values) {
+  if constexpr (!W::has_values && W::host_runs) {
     if (end_to_end || !cpu.empty()) {
       in.reference.resize(n);
       download(in.reference.data(), in.checker->sorted_keys(), n, stream);
@@ -259,7 +274,7 @@ void bench_runner::run_input(const std::string& dist, std::size_t n) {
     }
   };
   for (const std::string& a : gpu) run_or_skip(a, [&] { run_gpu<W>(a, in, stream); });
-  if constexpr (!W::has_values)
+  if constexpr (!W::has_values && W::host_runs)
     for (const std::string& a : cpu) run_or_skip(a, [&] { run_cpu<W>(a, in); });
 }
 
@@ -274,7 +289,7 @@ void bench_runner::measure_gpu(Sort&& sort, bool stable, bench_input<W>& in, cud
                                             config_.warmup, config_.reps, stream);
   set_times<W>(row, runs.times_ms);
   failures.insert(failures.end(), runs.failures.begin(), runs.failures.end());
-  if constexpr (!W::has_values) {
+  if constexpr (!W::has_values && W::host_runs) {
     using Key = typename W::key_type;
     if (!config_.e2e) return;
     const Key* reference = in.reference.data();
@@ -414,6 +429,7 @@ int run_bench(const bench_config& config, const std::string& command) {
   std::vector<std::string> types;
   for (data::key_type t : config.key_types)
     types.push_back(pair_type_name(data::key_type_name(t), config.values));
+  if (config.comparator_key) types.push_back(pair_type_name(data::key128_name, config.values));
   metadata["config"] = {{"sizes", sizes},
                         {"distributions", config.distributions},
                         {"key_types", types},

@@ -1,4 +1,6 @@
 #include "cli/bench_config.hpp"
+
+#include "data/key128.hpp"
 #include "cli/tuning.hpp"
 
 #include <warpsort/error.hpp>
@@ -148,10 +150,37 @@ void bench_config::check() const {
   if (sizes.empty()) throw input_error("no sizes to benchmark");
   if (distributions.empty()) throw input_error("no distributions to benchmark");
   if (algorithms.empty()) throw input_error("no algorithms to benchmark");
-  if (key_types.empty()) throw input_error("no key types to benchmark");
+  if (key_types.empty() && !comparator_key) throw input_error("no key types to benchmark");
+  if (comparator_key && descending)
+    throw input_error("--descending: key type " + data::key128_name +
+                      " sorts by its comparator, ascending only");
   if (reps < 1) throw input_error("--reps must be at least 1");
   if (warmup < 0) throw input_error("--warmup must be at least 0");
   if (cpu_reps < 1) throw input_error("--cpu-reps must be at least 1");
+}
+
+void parse_bench_key_types(const std::string& text, bench_config& c) {
+  c.key_types.clear();
+  c.comparator_key = false;
+  if (text == "all") {
+    c.key_types = data::all_key_types();
+    c.comparator_key = true;
+    return;
+  }
+  for (const std::string& name : split_list(text)) {
+    if (name == data::key128_name) {
+      c.comparator_key = true;
+      continue;
+    }
+    try {
+      const data::key_type t = data::parse_key_type(name);
+      if (std::find(c.key_types.begin(), c.key_types.end(), t) == c.key_types.end())
+        c.key_types.push_back(t);
+    } catch (const input_error& e) {
+      throw input_error(std::string(e.what()) + ", or " + data::key128_name +
+                        " (16 bytes, a comparator)");
+    }
+  }
 }
 
 bench_config default_experiment() {

@@ -45,6 +45,9 @@ struct bench_config {
   std::vector<std::string> distributions;
   std::vector<std::string> algorithms;  // as requested: "warpsort", GPU and CPU baseline names
   std::vector<data::key_type> key_types{data::key_type::uint32};
+  /// Also the comparator key (data/key128.hpp: 16 bytes, a lexicographic comparator; ascending
+  /// only), after key_types.
+  bool comparator_key = false;
   /// none: keys only. uint32 / uint64: every algorithm sorts (key, value) pairs whose values
   /// are the input indices (an argsort); the algorithms are then warpsort (sort_pairs) and the
   /// pair baselines.
@@ -65,9 +68,15 @@ struct bench_config {
   /// Per-algorithm size caps (the default experiment runs bitonic_textbook only up to 2^24).
   std::map<std::string, std::size_t> algorithm_max_n;
 
-  /// Throws input_error for counts out of range or empty lists.
+  /// Throws input_error for counts out of range or empty lists, and for the comparator key
+  /// with --descending.
   void check() const;
 };
+
+/// --types: a comma list of key type names (data::parse_key_type's, and data::key128_name) or
+/// "all" (every built-in type, then the comparator key) into c.key_types and c.comparator_key.
+/// An unknown name is an input_error naming the accepted ones.
+void parse_bench_key_types(const std::string& text, bench_config& c);
 
 /// The no-argument experiment (about a minute on an H100): 2^20, 2^24, 2^26 keys; uniform,
 /// sorted, zero, randomized_duplicates, entropy_0.337; warpsort, cub_merge, cub_radix,

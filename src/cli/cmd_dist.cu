@@ -436,6 +436,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   for (const fingerprint& f : gather(ctx, in, stream, "validate")) whole_in += f;
 
   std::vector<run_times> runs;
+  std::vector<std::vector<std::array<float, 7>>> rank_runs;  // each run's times on every rank
   std::vector<double> largest_over_mean;
   std::size_t sent_to_others = 0, exchange_rounds = 0;
   bool last_round_bucketed = false;  // this rank's (the others' alike but for uneven counts)
@@ -481,9 +482,10 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
     }
     const auto all_ends = gather(ctx, ends, stream, "validate");
     const auto all_checks = gather(ctx, c, stream, "validate");
-    const auto all_times = gather(ctx, std::array<float, 6>{ms, r.times.local_sort_ms,
+    const auto all_times = gather(ctx, std::array<float, 7>{ms, r.times.local_sort_ms,
                                                               r.times.splitters_ms, r.times.exchange_ms,
-                                                              r.times.merge_ms, r.times.rebalance_ms},
+                                                              r.times.merge_ms, r.times.rebalance_ms,
+                                                              r.times.last_part_merge_ms},
                                   stream, "validate");
     fingerprint whole_out;
     unsigned long long out_of_order = 0;
@@ -509,6 +511,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
                             "multiset {}", rep, out_of_order, boundaries ? "ordered" : "NOT ordered",
                             whole_out == whole_in ? "unchanged" : "CHANGED");
     if (rep < o.warmup) continue;
+    rank_runs.push_back(all_times);
     run_times rt;
     for (const auto& x : all_times) {
       rt.total = std::max<double>(rt.total, x[0]);
@@ -619,6 +622,20 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   j["exchange_ms"] = exchange_ms;
   j["merge_ms"] = field(&run_times::merge);
   j["rebalance_ms"] = field(&run_times::rebalance);
+  // every rank's own phases (the fields above are the slowest rank's in each run), to tell a
+  // rank that waits from one that works
+  j["ranks"] = nlohmann::json::array();
+  for (int p = 0; p < P; ++p) {
+    const auto rank_median = [&](int i) {
+      std::vector<double> v;
+      for (const auto& run : rank_runs) v.push_back(run[static_cast<std::size_t>(p)][static_cast<std::size_t>(i)]);
+      return median(v);
+    };
+    j["ranks"].push_back({{"ms", rank_median(0)}, {"local_sort_ms", rank_median(1)},
+                          {"splitters_ms", rank_median(2)}, {"exchange_ms", rank_median(3)},
+                          {"merge_ms", rank_median(4)}, {"last_part_merge_ms", rank_median(6)},
+                          {"rebalance_ms", rank_median(5)}});
+  }
   j["largest_over_mean"] = median(largest_over_mean);
   j["largest_over_mean_max"] =
       largest_over_mean.empty() ? 0 : *std::max_element(largest_over_mean.begin(), largest_over_mean.end());

@@ -14,6 +14,7 @@
 #include "cli/metadata.hpp"
 #include "cli/tuning.hpp"
 #include "data/distributions.hpp"
+#include "data/key128.hpp"
 
 #include <warpsort/error.hpp>
 
@@ -57,12 +58,7 @@ struct bench_arguments {
         for (const std::string& a : cli::parse_algorithm_list("warpsort@" + v, c.values, {}, {}))
           if (std::find(c.algorithms.begin(), c.algorithms.end(), a) == c.algorithms.end())
             c.algorithms.push_back(a);
-    c.key_types.clear();
-    if (types == "all") {
-      c.key_types = cli::supported_key_types();
-    } else {
-      for (const std::string& t : cli::split_list(types)) c.key_types.push_back(data::parse_key_type(t));
-    }
+    cli::parse_bench_key_types(types, c);
     c.cpu_max_n = cli::parse_size(cpu_max_n);
     c.e2e = !no_e2e;
     return c;
@@ -94,7 +90,10 @@ void add_bench_options(CLI::App& bench, bench_arguments& a) {
                    "the input indices (argsort) with warpsort::sort_pairs and the pair baselines")
       ->capture_default_str();
   bench.add_option("--types", a.types, "key types, comma list or 'all' (supported: " +
-                                           cli::join(cli::supported_key_type_names()) + ")")
+                                           cli::join(cli::supported_key_type_names()) + ", " +
+                                           data::key128_name +
+                                           ": 16 bytes, two uint64 words under a lexicographic "
+                                           "comparator, ascending only)")
       ->capture_default_str();
   bench.add_option("--reps", a.config.reps, "timed runs per measurement")->capture_default_str();
   bench.add_option("--warmup", a.config.warmup, "untimed (but validated) runs before them")

@@ -12,6 +12,7 @@
 #include "cli/device_helpers.cuh"
 #include "cli/tuning.hpp"
 #include "cli/value_type.hpp"
+#include "data/distributions.hpp"
 #include "host/device_buffer.hpp"
 
 #include <warpsort/validate.cuh>
@@ -23,28 +24,22 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace warpsort::cli {
 
 /// The Value of a workload of keys alone.
 struct no_values {};
 
-template <class Key, class Value, class Comp>
-struct workload {
-  using key_type = Key;
-  using order = Comp;
+/// The items of a workload (Value = no_values for keys alone) on the device, and their input:
+/// shared by the built-in keys' workload and the comparator key's (key128_workload.cuh).
+template <class Key, class Value>
+struct workload_items {
   static constexpr bool has_values = !std::is_same_v<Value, no_values>;
   /// The values' element type (never allocated for keys alone).
   using value_t = std::conditional_t<has_values, Value, unsigned char>;
   /// Device bytes of one item: the key, and the value for pairs.
   static constexpr std::size_t item_bytes = sizeof(Key) + (has_values ? sizeof(value_t) : 0);
-
-  /// "uint32", or "uint32+uint64" for pairs (the key_type column of result rows).
-  static std::string type_name() {
-    const std::string key = data::key_type_name(data::key_type_of<Key>());
-    if constexpr (has_values) return key + "+" + data::key_type_name(data::key_type_of<value_t>());
-    else return key;
-  }
 
   /// n items on the device: keys, and values for pairs.
   struct buffers {
@@ -64,6 +59,37 @@ struct workload {
     copy_on_device(to.keys.get(), from.keys.get(), n, s);
     if constexpr (has_values) copy_on_device(to.values.get(), from.values.get(), n, s);
   }
+};
+
+template <class Key, class Value, class Comp>
+struct workload : workload_items<Key, Value> {
+  using items = workload_items<Key, Value>;
+  using typename items::buffers;
+  using typename items::value_t;
+  using items::has_values;
+  using items::item_bytes;
+  using items::load;
+  using items::copy;
+  using key_type = Key;
+  using order = Comp;
+
+  /// End-to-end timing and the CPU baselines run on these keys (bench).
+  static constexpr bool host_runs = true;
+
+  /// "uint32", or "uint32+uint64" for pairs (the key_type column of result rows).
+  static std::string type_name() {
+    const std::string key = data::key_type_name(data::key_type_of<Key>());
+    if constexpr (has_values) return key + "+" + data::key_type_name(data::key_type_of<value_t>());
+    else return key;
+  }
+
+  /// n keys of distribution `dist` (bench's input).
+  static std::vector<Key> generate(const std::string& dist, std::uint64_t seed, std::size_t n) {
+    return data::generate<Key>(dist, seed, n);
+  }
+
+  /// Every algorithm sorts the built-in keys.
+  static bool runs(const std::string&) { return true; }
 
   static void poison(buffers& b, std::size_t n, cudaStream_t s) {
     cli::poison(b.keys.get(), n * sizeof(Key), s);

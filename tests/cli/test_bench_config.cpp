@@ -192,6 +192,34 @@ TEST(BenchConfig, CheckRejectsBadCounts) {
   EXPECT_THROW(c.check(), input_error);
 }
 
+TEST(BenchConfig, KeyTypesTakeTheComparatorKey) {
+  using warpsort::data::key_type;
+  bench_config c;
+  parse_bench_key_types("uint32, key128,float64,uint32", c);
+  EXPECT_EQ(c.key_types, (std::vector<key_type>{key_type::uint32, key_type::float64}));
+  EXPECT_TRUE(c.comparator_key);
+  parse_bench_key_types("int64", c);  // parsing again starts afresh
+  EXPECT_EQ(c.key_types, (std::vector<key_type>{key_type::int64}));
+  EXPECT_FALSE(c.comparator_key);
+  parse_bench_key_types("all", c);
+  EXPECT_EQ(c.key_types, warpsort::data::all_key_types());
+  EXPECT_TRUE(c.comparator_key);
+  const std::string bad = error_of([&] { parse_bench_key_types("uint32,int128", c); });
+  EXPECT_NE(bad.find("int128"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("key128"), std::string::npos) << bad;
+}
+
+TEST(BenchConfig, TheComparatorKeyAloneOrAscendingOnly) {
+  bench_config c = default_experiment();
+  parse_bench_key_types("key128", c);
+  EXPECT_TRUE(c.key_types.empty());
+  EXPECT_NO_THROW(c.check());  // the comparator key alone is something to run
+  c.descending = true;
+  EXPECT_NE(error_of([&] { c.check(); }).find("ascending only"), std::string::npos);
+  c.comparator_key = false;
+  EXPECT_NE(error_of([&] { c.check(); }).find("no key types"), std::string::npos);
+}
+
 TEST(Metrics, MedianMinMax) {
   EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2);
   EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);

@@ -233,6 +233,8 @@ TEST_F(CliProcess, BenchArgumentErrorsComeBeforeTheDevice) {
   expect_clean_error(run_warpsort("bench --dists nosuch"), "unknown distribution 'nosuch'");
   expect_clean_error(run_warpsort("bench --algos nosuch"), "unknown algorithm 'nosuch'");
   expect_clean_error(run_warpsort("bench --types int128"), "int128");
+  expect_clean_error(run_warpsort("bench --types key128 --descending --sizes 2^10"),
+                     "ascending only");  // the comparator key's order is its comparator's
   expect_clean_error(run_warpsort("bench --reps 0"), "--reps");
 }
 
@@ -355,10 +357,54 @@ TEST_F(CliProcess, BenchEveryKeyType) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::ifstream in(path("out/bench.json"));
   const nlohmann::json doc = nlohmann::json::parse(in);
-  EXPECT_EQ(doc["results"].size(), 6u * 3u);  // six key types x (warpsort, cub_merge, cub_radix)
+  // six key types x (warpsort, cub_merge, cub_radix), and the comparator key's warpsort and
+  // cub_merge (no radix sort takes its comparator)
+  EXPECT_EQ(doc["results"].size(), 6u * 3u + 2u);
+  int comparator_rows = 0;
   for (const auto& row : doc["results"]) {
     EXPECT_EQ(row["validated"], true) << row.dump();
     EXPECT_TRUE(row["e2e_pinned_ms"].is_null());
+    if (row["key_type"] == "key128") {
+      ++comparator_rows;
+      EXPECT_NE(row["algorithm"], "cub_radix") << row.dump();
+    }
+  }
+  EXPECT_EQ(comparator_rows, 2);
+}
+
+TEST_F(CliProcess, TinyComparatorKeyBenchKeysAndPairs) {
+  WARPSORT_REQUIRE_GPU();
+  // keys: warpsort, CUB's merge sort and thrust::sort with the comparator; cub_radix is added for
+  // the ratios and skipped with a note
+  const process_result keys = run_warpsort(
+      "bench --types key128 --sizes 1000,2^12,2^17+3 --dists uniform,zero,sorted --algos "
+      "warpsort,cub_merge,thrust_sort_comparator --reps 2 --out " + path("keys"));
+  ASSERT_EQ(keys.exit_code, 0) << keys.output;
+  // pairs, both value widths: warpsort and CUB's two merge sorts of pairs
+  for (const char* values : {"uint32", "uint64"}) {
+    const process_result pairs = run_warpsort(
+        std::string("bench --types key128 --values ") + values +
+        " --sizes 1000,2^12,2^17+3 --dists uniform,zero,sorted --algos "
+        "warpsort,cub_merge_pairs,cub_merge_stable_pairs --reps 2 --out " + path(std::string("pairs_") + values));
+    ASSERT_EQ(pairs.exit_code, 0) << pairs.output;
+  }
+  for (const std::string dir : {"keys", "pairs_uint32", "pairs_uint64"}) {
+    std::ifstream in(path(dir + "/bench.json"));
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    const std::string type = dir == "keys" ? "key128" : dir == "pairs_uint32" ? "key128+uint32" : "key128+uint64";
+    ASSERT_EQ(doc["results"].size(), 3u * 3u * 3u) << dir;  // sizes x distributions x algorithms
+    std::set<std::string> algorithms;
+    for (const auto& row : doc["results"]) {
+      algorithms.insert(row["algorithm"].get<std::string>());
+      EXPECT_EQ(row["key_type"], type) << row.dump();
+      EXPECT_EQ(row["validated"], true) << row.dump();
+      EXPECT_FALSE(row["ratio_vs_cub_merge"].is_null()) << row.dump();
+      EXPECT_TRUE(row["ratio_vs_cub_radix"].is_null()) << row.dump();
+      EXPECT_EQ(row["step1_ms"].is_null(), row["algorithm"] != "warpsort");
+    }
+    EXPECT_EQ(algorithms.count("warpsort"), 1u) << dir;
+    EXPECT_EQ(algorithms.count("cub_radix") + algorithms.count("cub_radix_pairs"), 0u) << dir;
+    EXPECT_NE(doc["notes"].dump().find("no comparator form"), std::string::npos) << dir;
   }
 }
 
@@ -679,6 +725,28 @@ TEST_F(CliProcess, DistSortsEveryTotalThatHungOnTwoGpus) {
       "dist --gpus 2 --sizes 0,1,2,3,11,19,4099,8195 --reps 1 --warmup 0 --timeout 60");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(occurrences(r.output, "| valid"), 8u) << r.output;
+}
+
+TEST_F(CliProcess, DistRecordsEveryRanksPhases) {
+  WARPSORT_REQUIRE_GPUS(2);
+  // the exchange in parts (never gathered), so the merge phase has a last part
+  const process_result r = run_warpsort("dist --gpus 2 --sizes 2^20,2^22 --reps 2 --warmup 1 "
+                                        "--no-baseline --gather never --timeout 60 --out " +
+                                        path("dist"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(path("dist/dist.json"));
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  ASSERT_EQ(doc["results"].size(), 2u);
+  for (const auto& record : doc["results"]) {
+    ASSERT_EQ(record["ranks"].size(), 2u) << record.dump();
+    for (const auto& rank : record["ranks"]) {
+      for (const char* phase : {"ms", "local_sort_ms", "splitters_ms", "exchange_ms", "merge_ms"})
+        EXPECT_GT(rank[phase].get<double>(), 0.0) << phase << ": " << record.dump();
+      EXPECT_GT(rank["last_part_merge_ms"].get<double>(), 0.0) << record.dump();
+      EXPECT_LE(rank["last_part_merge_ms"].get<double>(), rank["merge_ms"].get<double>() + 1e-3)
+          << record.dump();
+    }
+  }
 }
 
 TEST_F(CliProcess, DistSortsSmallTotalsOnThreeAndFourGpus) {

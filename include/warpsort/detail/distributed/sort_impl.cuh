@@ -1156,6 +1156,8 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     if (o.on_phase) o.on_phase(phase);
   };
   warpsort::detail::event_marks<6> events(o.timed, stream);
+  warpsort::detail::event_marks<2> last_part(o.timed, stream);  // the last part's merge
+  bool last_part_marked = false;
   // the end of the call: with a deadline or timings, wait (within the deadline) for the work
   const auto finish = [&](bool marked = true) {  // marked: every event was recorded
     enter("finish");
@@ -1164,6 +1166,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     phase_times& times = result.times;
     events.read({&times.local_sort_ms, &times.splitters_ms, &times.exchange_ms, &times.merge_ms,
                  &times.rebalance_ms});
+    if (last_part_marked) last_part.read({&times.last_part_merge_ms});
   };
   enter("agree");
 
@@ -1880,6 +1883,10 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
       WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(stream, arrived[k], 0));
       if (k + 2 < parts) send_part(k + 2);
     }
+    if (k + 1 == parts) {
+      last_part.mark(0);
+      last_part_marked = o.timed;
+    }
     const part_exchange& e = plan_of[k];
     std::size_t part_keys = 0;
     for (std::size_t len : part_runs[k]) part_keys += len;
@@ -1934,6 +1941,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   if (o.timed || o.timeout_seconds > 0) t.wait(side.get(), "exchange");
   enter("merge");
   events.mark(4);
+  last_part.mark(1);
 
   // 4. rebalance: contiguous ranges to the ranks whose input positions they cover
   result.count = received;

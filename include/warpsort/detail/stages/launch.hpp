@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <map>
 #include <mutex>
 #include <set>
 #include <utility>
@@ -53,6 +54,31 @@ void allow_dynamic_smem(Kernel kernel, std::size_t bytes) {
                                            static_cast<int>(smem_opt_in_bytes())));
   const std::lock_guard<std::mutex> lock(guard);
   opted_in.insert(which);
+}
+
+/// The threads a block of `kernel` is launched with: `wanted` (whole warps), or fewer whole
+/// warps where the kernel's registers let a block have fewer (a design's thread counts are for
+/// the built-in keys; a custom key's wide items take more registers a thread, and a launch of
+/// more threads would fail). Read from the runtime once a kernel.
+template <class Kernel>
+int launchable_threads(Kernel kernel, int wanted) {
+  static std::mutex guard;
+  static std::map<const void*, int> most_of;
+  const void* const which = reinterpret_cast<const void*>(kernel);
+  int most = 0;
+  {
+    const std::lock_guard<std::mutex> lock(guard);
+    const auto known = most_of.find(which);
+    if (known != most_of.end()) most = known->second;
+  }
+  if (most == 0) {
+    cudaFuncAttributes attributes{};
+    WARPSORT_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    most = attributes.maxThreadsPerBlock / 32 * 32;
+    const std::lock_guard<std::mutex> lock(guard);
+    most_of[which] = most;
+  }
+  return wanted < most ? wanted : most;
 }
 
 }  // namespace warpsort::stages

@@ -125,9 +125,10 @@ void merge_groups(const Key* src, Key* out, std::size_t n, std::size_t seq_len,
   const std::size_t capacity = static_cast<std::size_t>(p.group_capacity);
   const std::size_t smem = ping_pong_layout<Key, std::size_t>{capacity, sequences + 1}.bytes();
   allow_dynamic_smem(merge_groups_kernel<Key, Comp>, smem);
-  merge_groups_kernel<<<static_cast<unsigned>(groups), p.group_block_threads, smem, stream>>>(
-      src, out, n, seq_len, sequences, groups, capacity, layout.cuts, layout.group_offsets,
-      comp);
+  merge_groups_kernel<<<static_cast<unsigned>(groups),
+                        launchable_threads(merge_groups_kernel<Key, Comp>, p.group_block_threads),
+                        smem, stream>>>(src, out, n, seq_len, sequences, groups, capacity,
+                                        layout.cuts, layout.group_offsets, comp);
   WARPSORT_CHECK_LAUNCH();
 }
 
@@ -201,9 +202,10 @@ void merge_groups_round_by_buffer(const Key* src, Key* dst, std::size_t seq_len,
                                   Comp comp, const ablation::design& p, cudaStream_t stream) {
   if (groups == 0) return;
   const std::size_t tasks = groups * pairs_in_round(sequences, round);
-  const std::size_t warps = static_cast<std::size_t>(p.group_block_threads) / policy::warp_threads;
-  merge_group_pairs_kernel<<<static_cast<unsigned>(ceil_div(tasks, warps)), p.group_block_threads,
-                             0, stream>>>(src, dst, seq_len, sequences, groups, round,
+  const int threads = launchable_threads(merge_group_pairs_kernel<Key, Comp>, p.group_block_threads);
+  const std::size_t warps = static_cast<std::size_t>(threads) / policy::warp_threads;
+  merge_group_pairs_kernel<<<static_cast<unsigned>(ceil_div(tasks, warps)), threads, 0,
+                             stream>>>(src, dst, seq_len, sequences, groups, round,
                                           p.merge_buffer_keys, layout.cuts,
                                           layout.group_offsets, pieces, comp);
   WARPSORT_CHECK_LAUNCH();

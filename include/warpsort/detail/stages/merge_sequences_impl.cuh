@@ -89,10 +89,10 @@ void merge_sequences_round(const Key* in, Key* out, std::size_t n, std::size_t s
   if (n == 0) return;
   if (p.buffer_merge_pairs) {
     const std::size_t pairs = ceil_div(n, 2 * seq_len);
-    const std::size_t warps = static_cast<std::size_t>(p.block_threads) / policy::warp_threads;
-    merge_pairs_by_buffer_kernel<<<static_cast<unsigned>(ceil_div(pairs, warps)), p.block_threads,
-                                   0, stream>>>(in, out, n, seq_len, pairs, p.merge_buffer_keys,
-                                                comp);
+    const int threads = launchable_threads(merge_pairs_by_buffer_kernel<Key, Comp>, p.block_threads);
+    const std::size_t warps = static_cast<std::size_t>(threads) / policy::warp_threads;
+    merge_pairs_by_buffer_kernel<<<static_cast<unsigned>(ceil_div(pairs, warps)), threads, 0,
+                                   stream>>>(in, out, n, seq_len, pairs, p.merge_buffer_keys, comp);
     WARPSORT_CHECK_LAUNCH();
     return;
   }
@@ -109,8 +109,9 @@ void merge_sequences_round(const Key* in, Key* out, std::size_t n, std::size_t s
   WARPSORT_CHECK_LAUNCH();
   const std::size_t smem = block_keys * sizeof(Key);
   allow_dynamic_smem(merge_blocks_kernel<Key, Comp>, smem);
-  merge_blocks_kernel<<<static_cast<unsigned>(blocks), p.block_threads, smem, stream>>>(
-      in, out, n, seq_len, block_keys, block_starts, comp);
+  merge_blocks_kernel<<<static_cast<unsigned>(blocks),
+                        launchable_threads(merge_blocks_kernel<Key, Comp>, p.block_threads), smem,
+                        stream>>>(in, out, n, seq_len, block_keys, block_starts, comp);
   WARPSORT_CHECK_LAUNCH();
 }
 

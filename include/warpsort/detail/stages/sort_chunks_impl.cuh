@@ -111,17 +111,19 @@ void sort_chunks(const Key* in, Key* out, std::size_t n, Comp comp, const ablati
   if (n == 0) return;
   if (p.block_sort_keys == policy::chunk_keys) {
     const std::size_t chunks = ceil_div(n, policy::chunk_keys);
-    const std::size_t warps = static_cast<std::size_t>(p.block_threads) / policy::warp_threads;
-    sort_chunks_by_warps_kernel<<<static_cast<unsigned>(ceil_div(chunks, warps)), p.block_threads,
-                                  0, stream>>>(in, out, n, comp);
+    const int threads = launchable_threads(sort_chunks_by_warps_kernel<Key, Comp>, p.block_threads);
+    const std::size_t warps = static_cast<std::size_t>(threads) / policy::warp_threads;
+    sort_chunks_by_warps_kernel<<<static_cast<unsigned>(ceil_div(chunks, warps)), threads, 0,
+                                  stream>>>(in, out, n, comp);
     WARPSORT_CHECK_LAUNCH();
     return;
   }
   const std::size_t smem = ping_pong_layout<Key, int>{p.block_sort_keys, 0}.bytes();
   allow_dynamic_smem(sort_blocks_kernel<Key, Comp>, smem);
   const std::size_t blocks = ceil_div(n, static_cast<std::size_t>(p.block_sort_keys));
-  sort_blocks_kernel<<<static_cast<unsigned>(blocks), p.block_threads, smem, stream>>>(
-      in, out, n, p.block_sort_keys, comp);
+  sort_blocks_kernel<<<static_cast<unsigned>(blocks),
+                       launchable_threads(sort_blocks_kernel<Key, Comp>, p.block_threads), smem,
+                       stream>>>(in, out, n, p.block_sort_keys, comp);
   WARPSORT_CHECK_LAUNCH();
 }
 

@@ -77,7 +77,8 @@ class bench_runner {
  public:
   bench_runner(const bench_config& config, algorithm_plan plan)
       : config_(config), plan_(std::move(plan)), start_(steady::now()) {
-    total_ = (config.key_types.size() + (config.comparator_key ? 1 : 0)) * config.distributions.size() * config.sizes.size() *
+    const std::size_t key_types = config.key_types.size() + (config.comparator_key ? 1 : 0);
+    total_ = key_types * config.distributions.size() * config.sizes.size() *
              (plan_.gpu.size() + plan_.cpu.size());
   }
 

@@ -1,7 +1,7 @@
 #include "cli/bench_config.hpp"
 
-#include "data/key128.hpp"
 #include "cli/tuning.hpp"
+#include "data/key128.hpp"
 
 #include <warpsort/error.hpp>
 

@@ -53,6 +53,25 @@ __device__ __forceinline__ Key shfl(const Key& x, int src_lane) {
   }
 }
 
+/// take_b ? b : a, word by word for keys that are not one machine word (a select each word, where
+/// a struct's ternary compiles to a branch around its moves).
+template <class Key>
+__device__ __forceinline__ Key select_key(bool take_b, const Key& a, const Key& b) {
+  if constexpr (std::is_arithmetic_v<Key>) {
+    return take_b ? b : a;
+  } else {
+    constexpr int words = (sizeof(Key) + 3) / 4;
+    unsigned wa[words] = {}, wb[words] = {};
+    memcpy(wa, &a, sizeof(Key));
+    memcpy(wb, &b, sizeof(Key));
+#pragma unroll
+    for (int i = 0; i < words; ++i) wa[i] = take_b ? wb[i] : wa[i];
+    Key out;
+    memcpy(&out, wa, sizeof(Key));
+    return out;
+  }
+}
+
 /// The key of a and b that the order puts first (a on ties), and the other one.
 template <class Key, class Comp>
 __device__ __forceinline__ Key first_of(const Key& a, const Key& b, Comp comp) {
@@ -60,7 +79,7 @@ __device__ __forceinline__ Key first_of(const Key& a, const Key& b, Comp comp) {
     if constexpr (std::is_same_v<Comp, warpsort::less<Key>>) return b < a ? b : a;
     else return a < b ? b : a;
   } else {
-    return comp(b, a) ? b : a;
+    return select_key(comp(b, a), a, b);
   }
 }
 template <class Key, class Comp>
@@ -69,7 +88,7 @@ __device__ __forceinline__ Key second_of(const Key& a, const Key& b, Comp comp) 
     if constexpr (std::is_same_v<Comp, warpsort::less<Key>>) return b < a ? a : b;
     else return a < b ? a : b;
   } else {
-    return comp(b, a) ? a : b;
+    return select_key(comp(b, a), b, a);
   }
 }
 
@@ -78,8 +97,24 @@ __device__ __forceinline__ Key second_of(const Key& a, const Key& b, Comp comp) 
 template <class Key, class Comp>
 __device__ __forceinline__ void compare_exchange(Key& lo, Key& hi, bool ascending, Comp comp) {
   const Key first = first_of(lo, hi, comp), second = second_of(lo, hi, comp);
-  lo = ascending ? first : second;
-  hi = ascending ? second : first;
+  lo = select_key(ascending, second, first);
+  hi = select_key(ascending, first, second);
+}
+
+/// Of a lane's key and its partner lane's, the one ordered first (keep_first) or the other;
+/// ties keep the lane's own. A comparator's key takes one comparison of operands chosen by
+/// select: a choice between two comparisons would branch on keep_first, which differs between
+/// the lanes.
+template <class Key, class Comp>
+__device__ __forceinline__ Key kept_of_lanes(const Key& mine, const Key& theirs, bool keep_first,
+                                             Comp comp) {
+  if constexpr (warpsort::order_traits<Key, Comp>::minmax) {
+    return keep_first ? first_of(mine, theirs, comp) : second_of(theirs, mine, comp);
+  } else {
+    const bool take =
+        comp(select_key(keep_first, mine, theirs), select_key(keep_first, theirs, mine));
+    return select_key(take, mine, theirs);
+  }
 }
 
 /// Trades x with lane ^ lane_mask and keeps the key ordered first (keep_first) or the other.
@@ -88,13 +123,7 @@ __device__ __forceinline__ void compare_exchange(Key& lo, Key& hi, bool ascendin
 template <class Key, class Comp>
 __device__ __forceinline__ Key compare_exchange_lanes(const Key& x, int lane_mask,
                                                       bool keep_first, Comp comp) {
-  const Key y = shfl_xor(x, lane_mask);
-  if constexpr (warpsort::order_traits<Key, Comp>::minmax) {
-    return keep_first ? first_of(x, y, comp) : second_of(y, x, comp);
-  } else {
-    const bool take = keep_first ? comp(y, x) : comp(x, y);
-    return take ? y : x;
-  }
+  return kept_of_lanes(x, shfl_xor(x, lane_mask), keep_first, comp);
 }
 
 /// One step of a bitonic network: building runs of K slots, partner distance J.
@@ -171,10 +200,9 @@ __device__ __forceinline__ void flip_step(Key (&v)[V], int lane, Comp comp) {
       const Key theirs = shfl_xor(v[r ^ reg_mask], lane_mask);
       if constexpr (reg_mask != 0) {
         const Key theirs_mirror = shfl_xor(v[r], lane_mask);
-        v[r ^ reg_mask] = keep_first ? first_of(v[r ^ reg_mask], theirs_mirror, comp)
-                                     : second_of(theirs_mirror, v[r ^ reg_mask], comp);
+        v[r ^ reg_mask] = kept_of_lanes(v[r ^ reg_mask], theirs_mirror, keep_first, comp);
       }
-      v[r] = keep_first ? first_of(v[r], theirs, comp) : second_of(theirs, v[r], comp);
+      v[r] = kept_of_lanes(v[r], theirs, keep_first, comp);
     }
   }
 }

@@ -11,7 +11,9 @@
 //    index. 8-byte keys take two, least significant digit first: the low digit with the input
 //    index, then the high digit with the position in the first pass's order. Ties in the second
 //    pass keep that order, so the result is ordered by (high, low, input index): by (key, index).
-//  - Other orders (custom.cuh): (key, value, index) items, unpacked at the end.
+//  - Other orders (custom.cuh): (key, value, index) items, unpacked at the end; where the value
+//    would widen an item past 16 bytes, (key, index) items and the values gathered by the index
+//    at the end (pair_item.cuh's value_rides).
 #include <warpsort/detail/aliasing.hpp>
 #include <warpsort/detail/pair_item.cuh>
 #include <warpsort/detail/stages/index_math.hpp>
@@ -29,22 +31,35 @@ namespace warpsort {
 
 namespace detail {
 
-template <class Key, class Value>
+/// Item i of pair i: its key, its value where it rides (pair_item.cuh), its index. A value
+/// left in place is copied when the sort writes over it (value_copy: sorting in place).
+template <class Key, class Value, class Carried>
 __global__ void pack_pairs_kernel(const Key* keys, const Value* values,
-                                  pair_item<Key, Value>* items, std::size_t n) {
+                                  pair_item<Key, Carried>* items, Value* value_copy,
+                                  std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) items[i] = {keys[i], values[i], static_cast<std::uint32_t>(i)};
+  if (i >= n) return;
+  if constexpr (cuda::std::is_same_v<Carried, no_carried_value>) {
+    items[i] = {keys[i], static_cast<std::uint32_t>(i)};
+    if (value_copy) value_copy[i] = values[i];
+  } else if constexpr (cuda::std::is_same_v<Carried, zero_word>) {
+    items[i] = {keys[i], zero_word{0}, static_cast<std::uint32_t>(i)};
+    if (value_copy) value_copy[i] = values[i];
+  } else {
+    items[i] = {keys[i], values[i], static_cast<std::uint32_t>(i)};
+  }
 }
 
-template <class Key, class Value>
-__global__ void unpack_pairs_kernel(const pair_item<Key, Value>* items, Key* keys, Value* values,
-                                    std::size_t n) {
+/// Output i from sorted item i: its key, and its value from the item or gathered by its index.
+template <class Key, class Value, class Carried>
+__global__ void unpack_pairs_kernel(const pair_item<Key, Carried>* items, const Value* values_in,
+                                    Key* keys, Value* values, std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) {
-    const pair_item<Key, Value> item = items[i];
-    keys[i] = item.key;
-    values[i] = item.value;
-  }
+  if (i >= n) return;
+  const pair_item<Key, Carried> item = items[i];
+  keys[i] = item.key;
+  if constexpr (is_gathered<Carried>) values[i] = values_in[item.index];
+  else values[i] = item.value;
 }
 
 /// The policy for items: the on-chip buffers of steps 1 and 4 hold items, so the key counts
@@ -242,7 +257,9 @@ void sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* 
                                                         values_in, values_out, n, stream, tuning,
                                                         times);
   } else {
-    using order = detail::pair_order<Key, Value, Comp>;
+    using carried = detail::carried_value<Key, Value>;
+    constexpr bool gathers = detail::is_gathered<carried>;
+    using order = detail::pair_order<Key, carried, Comp>;
     using item = typename order::item;
     const policy p = detail::item_policy<item>(tuning, sizeof(Key));
     const order item_comp{{comp}};
@@ -251,15 +268,20 @@ void sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* 
     sort_keys<item, order>(nullptr, inner_bytes, nullptr, nullptr, n, item_comp, stream, p);
     stages::temp_carver carver(d_temp);
     item* items = carver.take<item>(n);
+    Value* value_copy = carver.take<Value>(gathers ? n : 0);  // sorting in place
     void* inner = carver.take_bytes(inner_bytes);
     if (!stages::storage_ready(carver, d_temp, temp_bytes, "warpsort::sort_pairs") || n == 0)
       return;
+    const bool copy_values = gathers && values_out == values_in;
     const unsigned threads = 256;
     const unsigned blocks = static_cast<unsigned>(stages::ceil_div(n, threads));
-    detail::pack_pairs_kernel<<<blocks, threads, 0, stream>>>(keys_in, values_in, items, n);
+    detail::pack_pairs_kernel<<<blocks, threads, 0, stream>>>(
+        keys_in, values_in, items, copy_values ? value_copy : nullptr, n);
     WARPSORT_CHECK_LAUNCH();
     sort_keys<item, order>(inner, inner_bytes, items, items, n, item_comp, stream, p, times);
-    detail::unpack_pairs_kernel<<<blocks, threads, 0, stream>>>(items, keys_out, values_out, n);
+    detail::unpack_pairs_kernel<<<blocks, threads, 0, stream>>>(
+        items, copy_values ? static_cast<const Value*>(value_copy) : values_in, keys_out,
+        values_out, n);
     WARPSORT_CHECK_LAUNCH();
   }
 }

@@ -2,6 +2,8 @@
 // algorithm (plan_for, in warpsort.cuh, fits it to an input).
 #pragma once
 
+#include <warpsort/detail/stages/index_math.hpp>
+
 #include <cstddef>
 
 namespace warpsort {
@@ -68,14 +70,33 @@ constexpr int floor_pow2(int x) {
   return p;
 }
 
+/// Registers of one SM: 64 K 32-bit registers on every GPU from compute capability 5.0 on
+/// (the library builds for 8.0 and later).
+inline constexpr int sm_registers = 65536;
+
+/// Step 4's group for keys (or pair items) of key_bytes bytes: 64 KiB of keys, three groups to
+/// an SM's shared memory, but no more keys than a block of threads that fits two to an SM's
+/// registers can merge (a thread an item of E - 1 outputs, at the thread-merge kernels'
+/// register cap, with the short items of up to 32 runs). The registers bind only past 8 bytes:
+/// 16-byte keys take 3472 keys a group (512 threads), not 4096 (608 threads, one block an SM).
+constexpr int group_capacity_for(std::size_t key_bytes) {
+  const int threads =
+      sm_registers / (2 * stages::thread_merge_max_registers_of(key_bytes)) / 32 * 32;
+  const int runs = 32;
+  const int by_registers =
+      (threads - (runs + 1) / 2) * (stages::thread_merge_keys_of(key_bytes) - 1);
+  const int by_shared_memory = static_cast<int>(65536 / key_bytes);
+  return by_registers < by_shared_memory ? by_registers : by_shared_memory;
+}
+
 /// The defaults for keys of key_bytes bytes: 32 KiB of keys a block in step 1 (with the gaps
-/// between runs, five blocks an SM) and 64 KiB a group in step 4 (three an SM). policy{} is
-/// this for 4-byte keys.
+/// between runs, five blocks an SM) and group_capacity_for(key_bytes) a group in step 4.
+/// policy{} is this for 4-byte keys.
 constexpr policy default_policy_for(std::size_t key_bytes) {
   policy p{};
   p.block_sort_keys = floor_pow2(static_cast<int>(32768 / key_bytes));
   if (p.block_sort_keys < 1024) p.block_sort_keys = 1024;
-  p.group_capacity = static_cast<int>(65536 / key_bytes);
+  p.group_capacity = group_capacity_for(key_bytes);
   return p;
 }
 

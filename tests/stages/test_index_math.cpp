@@ -699,6 +699,26 @@ TEST(ThreadMerge, ItemsAndBlockShapes) {
   EXPECT_EQ(*seen.rbegin(), 63);
 }
 
+// The default group for every width: 64 KiB of keys where two of its blocks fit an SM's
+// registers, else the largest group that still does (the next item more would not).
+TEST(ThreadMerge, DefaultGroupsFitTwoBlocksAnSmsRegisters) {
+  EXPECT_EQ(warpsort::group_capacity_for(4), 16384);  // the measured defaults of 4- and 8-byte keys
+  EXPECT_EQ(warpsort::group_capacity_for(8), 8192);
+  for (std::size_t bytes : {4, 8, 12, 16, 24, 32, 48}) {
+    const int capacity = warpsort::group_capacity_for(bytes);
+    const int registers = ws::thread_merge_max_registers_of(bytes);
+    const int per_item = ws::thread_merge_keys_of(bytes) - 1;
+    const int threads = ws::merge_sets_shape_of(bytes, capacity, 32).threads;
+    EXPECT_LE(2 * threads * registers, warpsort::sm_registers) << bytes << "-byte keys";
+    EXPECT_LE(static_cast<std::size_t>(capacity) * bytes, 65536u);
+    if (static_cast<std::size_t>(capacity) * bytes + bytes * per_item <= 65536u) {  // registers bind
+      const int more = ws::merge_sets_shape_of(bytes, capacity + per_item, 32).threads;
+      EXPECT_GT(2 * more * registers, warpsort::sm_registers) << bytes << "-byte keys";
+    }
+    EXPECT_EQ(warpsort::default_policy_for(bytes).group_capacity, capacity);
+  }
+}
+
 TEST(ThreadMerge, HighBitOf) {
   EXPECT_EQ(ws::high_bit_of(0), 0);
   EXPECT_EQ(ws::high_bit_of(-3), 0);
@@ -1061,6 +1081,12 @@ TEST(DeviceLimits, DefaultPlansFitEveryGpuAndLargerBlocksAreRefusedWhereTheyDoNo
     f(std::uint32_t{});
     f(std::uint64_t{});
   };
+  // every width's default plan, comparator keys and pair items too (group_capacity_for)
+  for (const gpu& g : gpus)
+    for (std::size_t bytes : {4, 8, 12, 16, 24, 32, 48})
+      for (std::size_t n : {std::size_t{1000}, std::size_t{1} << 20, std::size_t{1} << 28})
+        EXPECT_NO_THROW(warpsort::plan_for(n, bytes, warpsort::default_policy_for(bytes), g.limits))
+            << g.name << ", " << bytes << "-byte keys, n " << n;
   for (const gpu& g : gpus)
     each_width([&](auto key) {
       using Key = decltype(key);

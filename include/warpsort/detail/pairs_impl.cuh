@@ -63,8 +63,9 @@ __global__ void unpack_pairs_kernel(const pair_item<Key, Carried>* items, const 
 }
 
 /// The policy for items: the on-chip buffers of steps 1 and 4 hold items, so the key counts
-/// shrink with the item's width (block_sort_keys stays a power of two). The small-input path
-/// takes version 4's design for the item's width itself.
+/// shrink with the item's width (block_sort_keys stays a power of two), and a group scales as
+/// the defaults for the two widths do (group_capacity_for: the key's default becomes the
+/// item's). The small-input path takes version 4's design for the item's width itself.
 template <class Item>
 policy item_policy(const policy& p, std::size_t key_bytes) {
   const auto scale = [&](int keys) {
@@ -73,7 +74,9 @@ policy item_policy(const policy& p, std::size_t key_bytes) {
   const int block = floor_pow2(scale(p.block_sort_keys) > 1 ? scale(p.block_sort_keys) : 1);
   policy q = p;
   q.block_sort_keys = block > policy::merge_tile_keys ? block : policy::merge_tile_keys;
-  q.group_capacity = scale(p.group_capacity);
+  q.group_capacity = static_cast<int>(static_cast<std::int64_t>(p.group_capacity) *
+                                      group_capacity_for(sizeof(Item)) /
+                                      group_capacity_for(key_bytes));
   return q;
 }
 

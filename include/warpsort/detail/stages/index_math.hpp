@@ -366,9 +366,12 @@ constexpr int thread_merge_keys() {
 /// 576-thread blocks of step 4 (uint32 at C = 16384, and 8-byte keys, 63 registers uncapped, 52
 /// capped, no spill) and four 288-thread blocks of step 1 share an SM; items wider than 8 bytes
 /// run 256 threads a block, where 56 gains no block (65536 / (256 x 64) = 4) and spills more.
+WARPSORT_HD constexpr int thread_merge_max_registers_of(std::size_t key_bytes) {
+  return key_bytes <= 8 ? 56 : 64;
+}
 template <class Key>
 constexpr int thread_merge_max_registers() {
-  return sizeof(Key) <= 8 ? 56 : 64;
+  return thread_merge_max_registers_of(sizeof(Key));
 }
 
 /// Keys between two runs in shared memory: at least E - 1 (the filler an item may read past

@@ -97,11 +97,15 @@ void expect_stable_pairs(bool in_place) {
     const std::vector<key128> got_keys = to_host(out.keys.get(), n);
     const std::vector<Value> got_values = to_host(out.values.get(), n);
     for (std::size_t i = 0; i < n; ++i) {
-      ASSERT_EQ(got_values[i], order[i]) << "n = " << n << ", in place " << in_place << ", position " << i;
-      ASSERT_TRUE(same(got_keys[i], keys[order[i]])) << "n = " << n << ", in place " << in_place << ", position " << i;
+      ASSERT_EQ(got_values[i], order[i])
+          << "n = " << n << ", in place " << in_place << ", position " << i;
+      ASSERT_TRUE(same(got_keys[i], keys[order[i]]))
+          << "n = " << n << ", in place " << in_place << ", position " << i;
     }
     if (!in_place)
-      EXPECT_EQ(check_key128_pairs<Value>(in.keys.get(), out.keys.get(), out.values.get(), n, true, 0), "");
+      EXPECT_EQ(check_key128_pairs<Value>(in.keys.get(), out.keys.get(), out.values.get(), n,
+                                          true, 0),
+                "");
   }
 }
 

@@ -74,8 +74,8 @@ void expect_stable_pairs(bool in_place) {
   warpsort::sort_pairs<particle, Value, by_energy_then_id>(nullptr, temp_bytes, k.get(), keys_out,
                                                            v.get(), values_out, n);
   warpsort::detail::device_buffer<unsigned char> temp(temp_bytes);
-  warpsort::sort_pairs<particle, Value, by_energy_then_id>(temp.get(), temp_bytes, k.get(), keys_out,
-                                                           v.get(), values_out, n);
+  warpsort::sort_pairs<particle, Value, by_energy_then_id>(temp.get(), temp_bytes, k.get(),
+                                                           keys_out, v.get(), values_out, n);
   const auto got_k = warpsort::testing::to_host(keys_out, n);
   const auto got_v = warpsort::testing::to_host(values_out, n);
   std::vector<std::size_t> order(n);

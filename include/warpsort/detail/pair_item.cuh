@@ -35,8 +35,10 @@ struct pair_item<Key, no_carried_value> {
   std::uint32_t index;
 };
 template <class Key>
-using gathered_value = cuda::std::conditional_t<
-    sizeof(pair_item<Key, zero_word>) == sizeof(pair_item<Key, no_carried_value>), zero_word, no_carried_value>;
+using gathered_value =
+    cuda::std::conditional_t<sizeof(pair_item<Key, zero_word>) ==
+                                 sizeof(pair_item<Key, no_carried_value>),
+                             zero_word, no_carried_value>;
 template <class Carried>
 inline constexpr bool is_gathered =
     cuda::std::is_same_v<Carried, no_carried_value> || cuda::std::is_same_v<Carried, zero_word>;

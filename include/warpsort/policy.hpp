@@ -70,6 +70,13 @@ constexpr int floor_pow2(int x) {
   return p;
 }
 
+/// Where a field is left to plan_for (0), the value a plan that does not know n takes: the one
+/// for large inputs (make_plan, plan_round and the step launchers read these).
+constexpr int oversampling_of(const policy& p) { return p.oversampling > 0 ? p.oversampling : 64; }
+constexpr int max_sequences_of(const policy& p) {
+  return p.max_sequences > 0 ? p.max_sequences : 32;
+}
+
 /// Registers of one SM: 64 K 32-bit registers on every GPU from compute capability 5.0 on
 /// (the library builds for 8.0 and later).
 inline constexpr int sm_registers = 65536;
@@ -77,12 +84,13 @@ inline constexpr int sm_registers = 65536;
 /// Step 4's group for keys (or pair items) of key_bytes bytes: 64 KiB of keys, three groups to
 /// an SM's shared memory, but no more keys than a block of threads that fits two to an SM's
 /// registers can merge (a thread an item of E - 1 outputs, at the thread-merge kernels'
-/// register cap, with the short items of up to 32 runs). The registers bind only past 8 bytes:
+/// register cap, with the short items of a round's runs). The registers bind only past 8 bytes:
 /// 16-byte keys take 3472 keys a group (512 threads), not 4096 (608 threads, one block an SM).
 constexpr int group_capacity_for(std::size_t key_bytes) {
   const int threads =
-      sm_registers / (2 * stages::thread_merge_max_registers_of(key_bytes)) / 32 * 32;
-  const int runs = 32;
+      sm_registers / (2 * stages::thread_merge_max_registers_of(key_bytes)) /
+      policy::warp_threads * policy::warp_threads;
+  const int runs = max_sequences_of(policy{});
   const int by_registers =
       (threads - (runs + 1) / 2) * (stages::thread_merge_keys_of(key_bytes) - 1);
   const int by_shared_memory = static_cast<int>(65536 / key_bytes);
@@ -103,13 +111,6 @@ constexpr policy default_policy_for(std::size_t key_bytes) {
 template <class Key>
 constexpr policy default_policy() {
   return default_policy_for(sizeof(Key));
-}
-
-/// Where a field is left to plan_for (0), the value a plan that does not know n takes: the one
-/// for large inputs (make_plan, plan_round and the step launchers read these).
-constexpr int oversampling_of(const policy& p) { return p.oversampling > 0 ? p.oversampling : 64; }
-constexpr int max_sequences_of(const policy& p) {
-  return p.max_sequences > 0 ? p.max_sequences : 32;
 }
 
 }  // namespace warpsort

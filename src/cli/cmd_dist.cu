@@ -628,7 +628,8 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   for (int p = 0; p < P; ++p) {
     const auto rank_median = [&](int i) {
       std::vector<double> v;
-      for (const auto& run : rank_runs) v.push_back(run[static_cast<std::size_t>(p)][static_cast<std::size_t>(i)]);
+      for (const auto& run : rank_runs)
+        v.push_back(run[static_cast<std::size_t>(p)][static_cast<std::size_t>(i)]);
       return median(v);
     };
     j["ranks"].push_back({{"ms", rank_median(0)}, {"local_sort_ms", rank_median(1)},

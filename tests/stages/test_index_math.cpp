@@ -704,15 +704,16 @@ TEST(ThreadMerge, ItemsAndBlockShapes) {
 TEST(ThreadMerge, DefaultGroupsFitTwoBlocksAnSmsRegisters) {
   EXPECT_EQ(warpsort::group_capacity_for(4), 16384);  // the measured defaults of 4- and 8-byte keys
   EXPECT_EQ(warpsort::group_capacity_for(8), 8192);
+  const int runs = warpsort::max_sequences_of(warpsort::policy{});
   for (std::size_t bytes : {4, 8, 12, 16, 24, 32, 48}) {
     const int capacity = warpsort::group_capacity_for(bytes);
     const int registers = ws::thread_merge_max_registers_of(bytes);
     const int per_item = ws::thread_merge_keys_of(bytes) - 1;
-    const int threads = ws::merge_sets_shape_of(bytes, capacity, 32).threads;
+    const int threads = ws::merge_sets_shape_of(bytes, capacity, runs).threads;
     EXPECT_LE(2 * threads * registers, warpsort::sm_registers) << bytes << "-byte keys";
     EXPECT_LE(static_cast<std::size_t>(capacity) * bytes, 65536u);
     if (static_cast<std::size_t>(capacity) * bytes + bytes * per_item <= 65536u) {  // registers bind
-      const int more = ws::merge_sets_shape_of(bytes, capacity + per_item, 32).threads;
+      const int more = ws::merge_sets_shape_of(bytes, capacity + per_item, runs).threads;
       EXPECT_GT(2 * more * registers, warpsort::sm_registers) << bytes << "-byte keys";
     }
     EXPECT_EQ(warpsort::default_policy_for(bytes).group_capacity, capacity);

@@ -11,7 +11,8 @@
 // The steps: each rank sorts its keys into a few sorted sequences (the single-GPU sort but its
 // last merge round), splitters are chosen from a sample of (key, global position) pairs
 // gathered from all ranks (so equal keys are divided by place and all-equal input stays
-// balanced), each rank cuts its sequences at them, the counts and then the keys are exchanged
+// balanced; keys alone, a bucket then takes its own rank's copies of a key first, so fewer
+// move), each rank cuts its sequences at them, the counts and then the keys are exchanged
 // (grouped ncclSend/ncclRecv between device buffers, in rounds on a second stream), and each
 // rank merges the runs it received, one round's while the next round's travel: the last merge
 // round of the single-GPU sort, run where the keys end. No rank receives more than N/P + (2S +

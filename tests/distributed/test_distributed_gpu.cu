@@ -664,6 +664,37 @@ TEST(Distributed, BucketedLastRoundOnAnyRanksAndCounts) {
         }
 }
 
+TEST(Distributed, EqualKeysStayWithTheirRank) {
+  WARPSORT_REQUIRE_GPU();
+  // Every rank holds the same multiset, half of it the largest key (deterministic
+  // duplicates): buckets 2 and 3 of four are that key alone. Keys alone, each destination takes
+  // its own rank's copies first, so ranks 2 and 3 keep their halves (in (rank, position) order
+  // rank 2 would receive ranks 0's and 1's and keep none), in one exchange round or several,
+  // the last local round bucketed or not.
+  const std::size_t per = std::size_t{1} << 18;
+  std::vector<std::uint32_t> one(per);
+  for (std::size_t i = 0; i < per; ++i)
+    one[i] = i < per / 2         ? 7u
+             : i < 3 * per / 4   ? 6u
+             : i < 7 * per / 8   ? 5u
+                                 : static_cast<std::uint32_t>(i % 5);
+  const std::vector<std::vector<std::uint32_t>> inputs(4, one);
+  for (int parts : {1, 3}) {
+    distributed::options o;
+    o.gather_all = distributed::options::gather_path::never;
+    o.exchange_parts = parts;
+    o.merge_runs = 16;  // four sequences a rank: its copies of a key lie in each
+    o.bucket_last_round = parts > 1;
+    const auto runs = sort_on_threads<std::uint32_t, less<std::uint32_t>>(inputs, o);
+    const std::string label = "parts " + std::to_string(parts);
+    expect_sorted_whole<std::uint32_t, less<std::uint32_t>>(inputs, runs, o, label);
+    for (int q : {2, 3}) {
+      if (runs[q].error) continue;  // reported above
+      EXPECT_GE(runs[q].result.sent[q * 4 + q], per / 2) << label << ": rank " << q;
+    }
+  }
+}
+
 TEST(Distributed, EveryExchangePathGivesTheSameOutput) {
   WARPSORT_REQUIRE_GPU();
   // The keys copied straight into the peers' arenas (copy engines over NVLink between

@@ -16,6 +16,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -232,6 +233,143 @@ TEST(DistributedPartition, RebalancedOutputsKeepTheInputCounts) {
       for (std::size_t x = 0; x < total; ++x) ASSERT_EQ(covered[x], 1) << "position " << x;
     }
   }
+}
+
+/// Every rank's sorted sequences (ranks[p][c]) cut at splitters given by their global ranks in
+/// the order (key, rank, position), as the ranks' kernels cut them and the ranks gather them
+/// (keep_own_ties' input): splitter b is the key at global rank splitter_ranks[b] (0: before
+/// every key); the cut, then its key's lower and upper bounds, in every sequence.
+struct gathered_cuts {
+  std::vector<std::size_t> m, sequences;
+  wd::cut_tables t;
+  std::size_t parts;
+};
+gathered_cuts cut_ranks(const std::vector<std::vector<keys_t>>& ranks,
+                        const std::vector<std::size_t>& splitter_ranks, std::size_t parts) {
+  struct site {
+    std::uint64_t key;
+    std::size_t rank, seq, offset;
+  };
+  const auto before = [](const site& a, const site& b) {
+    return std::tie(a.key, a.rank, a.seq, a.offset) < std::tie(b.key, b.rank, b.seq, b.offset);
+  };
+  std::vector<site> all;
+  std::size_t rows = 1;
+  gathered_cuts g;
+  for (std::size_t p = 0; p < ranks.size(); ++p) {
+    rows = std::max(rows, ranks[p].size());
+    g.sequences.push_back(ranks[p].size());
+    for (std::size_t c = 0; c < ranks[p].size(); ++c)
+      for (std::size_t i = 0; i < ranks[p][c].size(); ++i) all.push_back({ranks[p][c][i], p, c, i});
+  }
+  std::sort(all.begin(), all.end(), before);
+  const std::size_t splitters = splitter_ranks.size();
+  g.t = wd::cut_tables{3 * rows * splitters + 1, rows, splitters};
+  g.parts = parts;
+  g.m.assign(ranks.size() * g.t.row_words, 0);
+  for (std::size_t b = 0; b < splitters; ++b) {
+    if (splitter_ranks[b] == 0) continue;  // every cut and bound 0
+    const site s = all[splitter_ranks[b] - 1];
+    for (std::size_t p = 0; p < ranks.size(); ++p)
+      for (std::size_t c = 0; c < ranks[p].size(); ++c) {
+        const keys_t& seq = ranks[p][c];
+        std::size_t cut = 0;
+        for (std::size_t i = 0; i < seq.size(); ++i) cut += !before(s, site{seq[i], p, c, i});
+        g.m[g.t.at(p, wd::cut_at, b, c)] = cut;
+        g.m[g.t.at(p, wd::lower_at, b, c)] = static_cast<std::size_t>(
+            std::lower_bound(seq.begin(), seq.end(), s.key) - seq.begin());
+        g.m[g.t.at(p, wd::upper_at, b, c)] = static_cast<std::size_t>(
+            std::upper_bound(seq.begin(), seq.end(), s.key) - seq.begin());
+      }
+  }
+  return g;
+}
+
+/// Each bucket's keys, sorted (bucket b ends at splitter b), and sent[p P + q]: what rank p
+/// sends rank q (buckets qK..qK+K-1); checks every cut lies in its sequence, in order.
+std::vector<keys_t> buckets_of(const std::vector<std::vector<keys_t>>& ranks,
+                               const gathered_cuts& g, std::vector<std::size_t>& sent) {
+  const std::size_t P = ranks.size(), buckets = g.t.splitters + 1;
+  std::vector<keys_t> out(buckets);
+  sent.assign(P * P, 0);
+  for (std::size_t p = 0; p < P; ++p)
+    for (std::size_t c = 0; c < ranks[p].size(); ++c) {
+      const keys_t& seq = ranks[p][c];
+      for (std::size_t b = 0, from = 0; b < buckets; ++b) {
+        const std::size_t to = b + 1 == buckets ? seq.size() : g.m[g.t.at(p, wd::cut_at, b, c)];
+        EXPECT_LE(from, to) << "rank " << p << " sequence " << c << " bucket " << b;
+        EXPECT_LE(to, seq.size());
+        if (from > to || to > seq.size()) return out;
+        out[b].insert(out[b].end(), seq.begin() + static_cast<std::ptrdiff_t>(from),
+                      seq.begin() + static_cast<std::ptrdiff_t>(to));
+        if (b / g.parts < P) sent[p * P + b / g.parts] += to - from;
+        from = to;
+      }
+    }
+  for (auto& o : out) std::sort(o.begin(), o.end());
+  return out;
+}
+
+std::size_t moved(const std::vector<std::size_t>& sent, std::size_t P) {
+  std::size_t x = 0;
+  for (std::size_t p = 0; p < P; ++p)
+    for (std::size_t q = 0; q < P; ++q) x += p == q ? 0 : sent[p * P + q];
+  return x;
+}
+
+TEST(KeepOwnTies, DuplicatesStayWithTheirRank) {
+  // deterministic duplicates on four ranks: each holds 1, 2, 3, 3 and four 4s; buckets 2 and 3
+  // are all 4s. By (rank, position) rank 2 would get ranks 0's and 1's 4s and send its own to
+  // rank 3; keeping its own, each of ranks 2 and 3 receives four from one peer.
+  const keys_t one{1, 2, 3, 3, 4, 4, 4, 4};
+  const std::vector<std::vector<keys_t>> ranks(4, std::vector<keys_t>{one});
+  gathered_cuts g = cut_ranks(ranks, {8, 16, 24}, 1);
+  std::vector<std::size_t> sent_before, sent_after;
+  const auto before = buckets_of(ranks, g, sent_before);
+  EXPECT_EQ(sent_before[0 * 4 + 2] + sent_before[1 * 4 + 2], 8u) << "the model's starting point";
+  EXPECT_EQ(sent_before[2 * 4 + 2], 0u);
+  ASSERT_TRUE(wd::keep_own_ties(g.m, g.t, g.sequences, g.parts));
+  EXPECT_EQ(buckets_of(ranks, g, sent_after), before) << "every bucket holds the same keys";
+  EXPECT_EQ(sent_after[2 * 4 + 2], 4u) << "rank 2 keeps its own 4s";
+  EXPECT_EQ(sent_after[3 * 4 + 3], 4u) << "rank 3 keeps its own 4s";
+  EXPECT_EQ(sent_after[1 * 4 + 1], 2u) << "rank 1 keeps its own 3s";
+  EXPECT_EQ(moved(sent_after, 4), 32u - 8u - 2u - 2u);  // all but the kept 4s, 3s, and 1 and 2
+}
+
+TEST(KeepOwnTies, SameBucketsNeverMoreMovedForAnyPPartsAndSequences) {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::size_t P = 1 + rng() % 5, parts = 1 + rng() % 3, values = 1 + rng() % 4;
+    std::vector<std::vector<keys_t>> ranks(P);
+    std::size_t total = 0;
+    for (auto& r : ranks) {
+      r.resize(1 + rng() % 3);
+      for (auto& seq : r) {
+        seq.resize(rng() % 12);  // empty sequences and ranks included
+        for (auto& x : seq) x = rng() % values;
+        std::sort(seq.begin(), seq.end());
+        total += seq.size();
+      }
+    }
+    std::vector<std::size_t> at;  // balanced targets, or random ones in order
+    const bool random_targets = trial % 2 == 1;
+    for (std::size_t b = 1; b < P * parts; ++b)
+      at.push_back(random_targets ? rng() % (total + 1) : total * b / (P * parts));
+    std::sort(at.begin(), at.end());
+    gathered_cuts g = cut_ranks(ranks, at, parts);
+    std::vector<std::size_t> sent_before, sent_after;
+    const auto before = buckets_of(ranks, g, sent_before);
+    ASSERT_TRUE(wd::keep_own_ties(g.m, g.t, g.sequences, g.parts)) << "trial " << trial;
+    EXPECT_EQ(buckets_of(ranks, g, sent_after), before) << "trial " << trial;
+    EXPECT_LE(moved(sent_after, P), moved(sent_before, P)) << "trial " << trial;
+  }
+}
+
+TEST(KeepOwnTies, ContradictoryTablesAreRefused) {
+  const std::vector<std::vector<keys_t>> ranks(2, std::vector<keys_t>{{5, 5, 5, 5}});
+  gathered_cuts g = cut_ranks(ranks, {4}, 1);
+  g.m[g.t.at(0, wd::upper_at, 0, 0)] = 1;  // the cut (4) past its key's upper bound
+  EXPECT_FALSE(wd::keep_own_ties(g.m, g.t, g.sequences, g.parts));
 }
 
 TEST(DistributedPartition, SampleArithmetic) {

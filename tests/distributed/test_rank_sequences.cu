@@ -3,8 +3,10 @@
 // stably by key, must be ordered by (key, global position), and each rank's cut of its own
 // sequences at any sample, with the layout's sequence ids for ties, must be the count of its
 // keys ordered at or before that sample by (key, global position): the rule that makes all
-// ranks' cuts one partition of the N keys. Checked against brute force, with few distinct keys
-// so that ties are everywhere, on 1..5 ranks with empty ranks and short last sequences.
+// ranks' cuts one partition of the N keys; with splitters_first, the count of its keys before
+// the sample's key (keep_own_ties' lower bounds). Checked against brute force, with few
+// distinct keys so that ties are everywhere, on 1..5 ranks with empty ranks and short last
+// sequences.
 #include <warpsort/detail/distributed/sort_impl.cuh>
 
 #include <gtest/gtest.h>
@@ -87,19 +89,28 @@ TEST(RankSequences, SamplesSortByGlobalPositionAndCutsAgreeWithBruteForce) {
         const ws::key_site site = l.sample_at(s.index);
         if (s.rank < me) EXPECT_EQ(site.sequence, 0u);
         if (s.rank > me) EXPECT_EQ(site.sequence, ~std::size_t{0});
-        std::size_t cut_total = 0, brute = 0;
+        // with splitters_first, every cut is the lower bound of the sample's key
+        wd::rank_sequences<word> first = l;
+        first.splitters_first = true;
+        const ws::key_site before_all = first.sample_at(s.index);
+        std::size_t cut_total = 0, brute = 0, lower_total = 0, lower = 0;
         for (std::size_t seq = 1; seq <= l.sequences_in(0); ++seq) {
           const std::size_t len = l.length(seq);
           cut_total += ws::cut_sequence(l.sequence(seq), len, seq, site.sequence, site.offset,
                                         s.key, warpsort::less<word>{});
+          lower_total += ws::cut_sequence(l.sequence(seq), len, seq, before_all.sequence,
+                                          before_all.offset, s.key, warpsort::less<word>{});
           for (std::size_t j = 0; j < len; ++j) {
             const word k = l.sequence(seq)[j];
             const std::size_t global = offsets[me] + (seq - 1) * cut_keys[me] + j;
             brute += k < s.key || (k == s.key && global <= s.global);
+            lower += k < s.key;
           }
         }
         ASSERT_EQ(cut_total, brute) << "trial " << trial << ", rank " << me << " of " << P
                                     << ", sample of rank " << s.rank << " at " << s.global;
+        ASSERT_EQ(lower_total, lower) << "trial " << trial << ", rank " << me << " of " << P
+                                      << ", sample of rank " << s.rank << " at " << s.global;
       }
     }
     // splitter b: the c-th sorted sample, c the nearest number of strides to its target; none

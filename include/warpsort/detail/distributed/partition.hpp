@@ -142,6 +142,99 @@ inline std::string count_disagreement(const std::vector<std::size_t>& sends,
   return {};
 }
 
+/// Every rank's cut tables, as gathered: rank p's row starts at p * row_words and holds three
+/// tables of `rows` x `splitters` entries, entry b rows + c for splitter b and sequence c:
+/// where the splitter cuts the sequence, and the lower and upper bounds of the splitter's key
+/// there; rank p cuts its first sequences[p] sequences.
+struct cut_tables {
+  std::size_t row_words, rows, splitters;
+  std::size_t table() const { return rows * splitters; }
+  std::size_t at(std::size_t p, int which, std::size_t b, std::size_t c) const {
+    return p * row_words + static_cast<std::size_t>(which) * table() + b * rows + c;
+  }
+};
+enum cut_table : int { cut_at = 0, lower_at = 1, upper_at = 2 };
+
+/// Keys alone: equal keys are interchangeable, so where consecutive splitters fall on one key,
+/// its copies may go to their buckets from any rank. Ordered by (rank, position), a run of
+/// equal keys is handed out rank by rank, and a destination may receive every copy from its
+/// peers while its own go elsewhere. This recuts such runs: each bucket takes as many as it
+/// can of its own rank's copies first (bucket b belongs to rank b / parts), then the rest in
+/// (rank, position) order. Every bucket keeps its size, so the output is the same; each rank's
+/// copies are cut in (sequence, position) order, a cut of its keys in (key, position) order as
+/// before. A pure function of the gathered tables: every rank makes the same change. False
+/// where the tables contradict themselves (a cut outside its key's bounds, or going back).
+inline bool keep_own_ties(std::vector<std::size_t>& m, const cut_tables& t,
+                          const std::vector<std::size_t>& sequences, std::size_t parts) {
+  const std::size_t P = sequences.size();
+  const auto same_key = [&](std::size_t a, std::size_t b) {
+    for (std::size_t p = 0; p < P; ++p)
+      for (std::size_t c = 0; c < sequences[p]; ++c)
+        for (int which : {lower_at, upper_at})
+          if (m[t.at(p, which, a, c)] != m[t.at(p, which, b, c)]) return false;
+    return true;
+  };
+  std::vector<std::size_t> copies(P), left(P), taken;
+  for (std::size_t b1 = 0, b2 = 0; b1 < t.splitters; b1 = b2 + 1) {
+    b2 = b1;
+    while (b2 + 1 < t.splitters && same_key(b1, b2 + 1)) ++b2;
+    // bucket b1 + j takes quota[j] of the key's copies, j = 0..b2 - b1 + 1
+    const std::size_t n_buckets = b2 - b1 + 2;
+    std::vector<std::size_t> quota(n_buckets, 0);
+    for (std::size_t p = 0; p < P; ++p) {
+      copies[p] = 0;
+      std::size_t before = 0;  // rank p's copies left of the previous splitter
+      for (std::size_t c = 0; c < sequences[p]; ++c)
+        copies[p] += m[t.at(p, upper_at, b1, c)] - m[t.at(p, lower_at, b1, c)];
+      for (std::size_t j = 0; j + 1 < n_buckets; ++j) {
+        std::size_t x = 0;
+        for (std::size_t c = 0; c < sequences[p]; ++c) {
+          const std::size_t cut = m[t.at(p, cut_at, b1 + j, c)];
+          if (cut < m[t.at(p, lower_at, b1 + j, c)] || cut > m[t.at(p, upper_at, b1 + j, c)])
+            return false;
+          x += cut - m[t.at(p, lower_at, b1 + j, c)];
+        }
+        if (x < before) return false;
+        quota[j] += x - before;
+        before = x;
+      }
+      quota[n_buckets - 1] += copies[p] - before;
+      left[p] = copies[p];
+    }
+    // taken[j P + p]: rank p's copies in bucket b1 + j
+    taken.assign(n_buckets * P, 0);
+    for (std::size_t j = 0; j < n_buckets; ++j) {
+      const std::size_t own = (b1 + j) / parts;
+      if (own >= P) continue;
+      const std::size_t x = min_size(quota[j], left[own]);
+      taken[j * P + own] += x;
+      left[own] -= x;
+      quota[j] -= x;
+    }
+    for (std::size_t j = 0, p = 0; j < n_buckets; ++j)
+      while (quota[j] > 0) {
+        while (p < P && left[p] == 0) ++p;
+        if (p == P) return false;
+        const std::size_t x = min_size(quota[j], left[p]);
+        taken[j * P + p] += x;
+        left[p] -= x;
+        quota[j] -= x;
+      }
+    // each rank's new cuts: its first x copies, in (sequence, position) order, lie left
+    for (std::size_t p = 0; p < P; ++p)
+      for (std::size_t j = 0, x = 0; j + 1 < n_buckets; ++j) {
+        x += taken[j * P + p];
+        for (std::size_t c = 0, before = 0; c < sequences[p]; ++c) {
+          const std::size_t lo = m[t.at(p, lower_at, b1 + j, c)];
+          const std::size_t len = m[t.at(p, upper_at, b1 + j, c)] - lo;
+          m[t.at(p, cut_at, b1 + j, c)] = lo + min_size(x - min_size(x, before), len);
+          before += len;
+        }
+      }
+  }
+  return true;
+}
+
 /// Exclusive prefix sums (n + 1 entries).
 inline std::vector<std::size_t> prefix(const std::vector<std::size_t>& v) {
   std::vector<std::size_t> p(v.size() + 1, 0);

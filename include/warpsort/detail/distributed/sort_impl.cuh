@@ -11,7 +11,8 @@
 //      ranks sample their sequences at global positions g - 1, 2g - 1, ...; the samples, (key,
 //      global position), are gathered by all and sorted; P K - 1 splitters cut every sequence
 //      into P K buckets, K parts of each rank's share, and the cut tables are gathered (and read
-//      by the host: what moves, and the output counts the caller needs);
+//      by the host: what moves, and the output counts the caller needs); keys alone, with each
+//      splitter's key's bounds, so that runs of equal keys stay with their rank (keep_own_ties);
 //   3. exchange and merge, K rounds: round k sends every rank part k of its buckets (packed,
 //      or merged by the bucketed last round, one piece a peer; every piece aligned where it
 //      lands) on a second stream, and the receiver merges part k's runs (the last round of
@@ -75,7 +76,8 @@ struct rank_ends {
 /// ranks by place. Splitter b, the end of bucket b, is the sorted sample nearest its target
 /// (splitter_samples), and each rank cuts its own sequences at it. Sequence ids order ties:
 /// this rank's sequences are 1..sequences, a sample of an earlier rank is in sequence 0 (before
-/// all of them), of a later one in sequence ~0 (after).
+/// all of them), of a later one in sequence ~0 (after). With splitters_first, every splitter is
+/// placed as an earlier rank's: each cut is then the lower bound of its splitter's key.
 template <class Bits>
 struct rank_sequences {
   using key_type = Bits;
@@ -86,6 +88,7 @@ struct rank_sequences {
   std::size_t my_samples, all_samples;            // every rank's (unused slots aside)
   std::size_t parts, buckets;
   rank_ends ends;
+  bool splitters_first = false;
 
   WARPSORT_HD const Bits* sequence(std::size_t seq) const {
     return keys + (seq - 1) * sequence_keys;
@@ -97,7 +100,7 @@ struct rank_sequences {
   WARPSORT_HD std::size_t first_index() const { return rank * slots; }
   WARPSORT_HD stages::key_site sample_at(std::size_t index) const {
     const std::size_t p = index / slots;
-    if (p < rank) return {0, 0};
+    if (p < rank || splitters_first) return {0, 0};
     if (p > rank) return {~std::size_t{0}, 0};
     const std::size_t at = sample_position(index - p * slots, offset, stride);
     return {1 + at / sequence_keys, at % sequence_keys};
@@ -682,7 +685,7 @@ struct control_arrays {
   stages::sample_record<Bits>* my_samples;  // slots
   stages::sample_record<Bits>* samples;     // P x slots
   stages::sample_record<Bits>* sorted;      // P x slots
-  std::size_t* my_cuts;      // (buckets - 1) x rows, then this rank's status
+  std::size_t* my_cuts;  // (buckets - 1) x rows; keys alone, its keys' bounds too; then status
   std::size_t* cuts;         // P of those
   std::size_t* bucket_offsets;  // where each bucket of this rank starts: buckets + 1
   void* cub_temp;
@@ -1432,7 +1435,10 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   // the records sort as two sets: every rank's samples, then the unused slots
   const std::size_t cub_bytes =
       stages::sort_samples_temp_bytes<stages::sample_record<Bits>, less<Bits>>(P * slots, 2);
-  const std::size_t row_words = rows * (buckets - 1) + 1;
+  // keys alone: each splitter's key's lower and upper bounds too (keep_own_ties)
+  const std::size_t tables = has_values<Value> ? 1 : 3;
+  const cut_tables cut_layout{tables * rows * (buckets - 1) + 1, rows, buckets - 1};
+  const std::size_t row_words = cut_layout.row_words, status_at = row_words - 1;
   const auto lay_out_control = [&](stages::temp_carver& c) {
     control_arrays<Bits> a{};
     a.my_samples = c.take<stages::sample_record<Bits>>(slots);
@@ -1507,10 +1513,18 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     sorted_samples = stages::sort_samples(a.cub_temp, cub_bytes, a.samples, a.sorted, P * slots,
                                           2, less<Bits>{}, stream);
   }
+  if constexpr (!has_values<Value>) {  // (the cut last: its bucket offsets are the ones kept)
+    rank_sequences<Bits> lower = my_layout;
+    lower.splitters_first = true;
+    stages::cut_sets(lower, sorted_samples, true, a.my_cuts + cut_layout.table(),
+                     a.bucket_offsets, less<Bits>{}, stream);
+    stages::cut_sets(my_layout, sorted_samples, false, a.my_cuts + 2 * cut_layout.table(),
+                     a.bucket_offsets, less<Bits>{}, stream);
+  }
   stages::cut_sets(my_layout, sorted_samples, true, a.my_cuts, a.bucket_offsets, less<Bits>{},
                    stream);
   // the status travels with the cuts: nonzero where this rank could not allocate its storage
-  WARPSORT_CUDA_CHECK(cudaMemsetAsync(a.my_cuts + rows * (buckets - 1), allocated ? 0 : 1,
+  WARPSORT_CUDA_CHECK(cudaMemsetAsync(a.my_cuts + status_at, allocated ? 0 : 1,
                                       sizeof(std::size_t), stream));
   std::vector<std::size_t> matrix(P * row_words);
   const std::size_t row_bytes = row_words * sizeof(std::size_t);
@@ -1525,7 +1539,7 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   }
   std::string failed;
   for (std::size_t p = 0; p < P; ++p)
-    if (matrix[p * row_words + rows * (buckets - 1)] != 0)
+    if (matrix[p * row_words + status_at] != 0)
       failed += (failed.empty() ? "" : ", ") + std::to_string(p);
   if (!failed.empty()) {
     if (allocated && n > 0) {  // the caller's keys back, sorted in sequences
@@ -1543,6 +1557,20 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
                              "on rank(s) " + failed +
                              " (every rank stops here, before keys move; its keys are as they were, "
                              "in another order)");
+  }
+  if constexpr (!has_values<Value>) {  // equal keys: each rank's own copies stay with it
+    std::vector<std::size_t> sequences(P);
+    for (std::size_t p = 0; p < P; ++p) sequences[p] = plans[p].cut_sequences;
+    const auto mine = matrix.begin() + static_cast<std::ptrdiff_t>(mine_at * row_words);
+    const auto table = static_cast<std::ptrdiff_t>(cut_layout.table());
+    const std::vector<std::size_t> before(mine, mine + table);
+    if (!keep_own_ties(matrix, cut_layout, sequences, parts))
+      throw agreed_failure(cudaErrorInvalidValue,
+                           "warpsort::distributed::sort_keys: the cut tables contradict "
+                           "themselves (a bug: a cut outside its splitter's key)");
+    if (!std::equal(before.begin(), before.end(), mine))  // the bucketed round reads them there
+      WARPSORT_CUDA_CHECK(cudaMemcpyAsync(a.my_cuts, &*mine, before.size() * sizeof(std::size_t),
+                                          cudaMemcpyHostToDevice, stream));
   }
   // piece (p, i, b): keys of rank p's sequence i in bucket b (rank b / parts, part b % parts),
   // the sum of its cut sequences' (a bucketed last round merges them into it)

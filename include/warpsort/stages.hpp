@@ -18,9 +18,13 @@
 
 namespace warpsort::stages {
 
+struct same_words;  // the keys as they are (detail/stages/word_map.cuh: maps where keys enter
+                    // and leave the steps)
+
 /// Step 1: sorts every block of p.block_sort_keys keys of in[0..n) on chip into out (in may
 /// equal out): warps sort runs in registers, threads merge them with in-register networks.
-template <class Key, class Comp>
+/// Each key read is mapped by LoadMap (floats' bits to their order words).
+template <class Key, class Comp, class LoadMap = same_words>
 void sort_chunks(const Key* in, Key* out, std::size_t n, Comp comp, const policy& p,
                  cudaStream_t stream);
 /// Version 4's step 1: blocks of p.block_sort_keys sorted by warps' 128-key chunks merged
@@ -83,8 +87,9 @@ split_layout split_sets(const Key* src, std::size_t n, const merge_round& m, voi
 
 /// Version 5, step 4 of one round: one block per group merges the group's pieces (one from
 /// each sequence of its set) in shared memory with thread networks and writes the result at
-/// the group's offset in out.
-template <class Key, class Comp>
+/// the group's offset in out, each key mapped by StoreMap (the last round: order words back
+/// to floats' bits).
+template <class Key, class Comp, class StoreMap = same_words>
 void merge_sets(const Key* src, Key* out, std::size_t n, const merge_round& m,
                 const split_layout& layout, Comp comp, const policy& p, cudaStream_t stream);
 

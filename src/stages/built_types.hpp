@@ -24,3 +24,26 @@ static_assert(!order_traits<key, less<key>>::sorts_as_bits,
 #define WARPSORT_STEP_INSTANTIATE(F)                                                   \
   F(::warpsort::stages::built::key, ::warpsort::less<::warpsort::stages::built::key>) \
   F(::warpsort::stages::built::key, ::warpsort::greater<::warpsort::stages::built::key>)
+
+// The words of a float type's width (WARPSORT_STEP_FLOAT, named by src/stages/CMakeLists.txt)
+// also build what a sort of that float's order words adds: step 1 reading the floats and the
+// last round writing them (detail/stages/word_map.cuh), in both of the float's orders (the
+// words themselves always ascending).
+#if defined(WARPSORT_STEP_FLOAT)
+#include <warpsort/detail/stages/word_map.cuh>
+namespace warpsort::stages::built {
+using float_key = WARPSORT_STEP_FLOAT;
+using reads_ascending = float_to_order_word<float_key, less<float_key>>;
+using reads_descending = float_to_order_word<float_key, greater<float_key>>;
+using writes_ascending = order_word_to_float<float_key, less<float_key>>;
+using writes_descending = order_word_to_float<float_key, greater<float_key>>;
+static_assert(sizeof(float_key) == sizeof(key), "a float's order words are its width");
+}  // namespace warpsort::stages::built
+#define WARPSORT_STEP_INSTANTIATE_FLOAT_MAPS(F, ascending, descending)                        \
+  F(::warpsort::stages::built::key, ::warpsort::less<::warpsort::stages::built::key>,         \
+    ::warpsort::stages::built::ascending)                                                     \
+  F(::warpsort::stages::built::key, ::warpsort::less<::warpsort::stages::built::key>,         \
+    ::warpsort::stages::built::descending)
+#else
+#define WARPSORT_STEP_INSTANTIATE_FLOAT_MAPS(F, ascending, descending)
+#endif

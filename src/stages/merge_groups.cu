@@ -17,3 +17,5 @@
 #include <warpsort/detail/stages/merge_groups_impl.cuh>
 
 WARPSORT_STEP_INSTANTIATE(WARPSORT_INSTANTIATE_MERGE_GROUPS)
+WARPSORT_STEP_INSTANTIATE_FLOAT_MAPS(WARPSORT_INSTANTIATE_MERGE_SETS_MAPPED, writes_ascending,
+                                     writes_descending)

@@ -16,3 +16,5 @@
 #include <warpsort/detail/stages/sort_chunks_impl.cuh>
 
 WARPSORT_STEP_INSTANTIATE(WARPSORT_INSTANTIATE_SORT_CHUNKS)
+WARPSORT_STEP_INSTANTIATE_FLOAT_MAPS(WARPSORT_INSTANTIATE_SORT_CHUNKS_MAPPED, reads_ascending,
+                                     reads_descending)

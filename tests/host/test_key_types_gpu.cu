@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace {
@@ -92,4 +93,53 @@ TYPED_TEST(KeyTypes, TooLittleStorageLeavesTheKeysAsTheyWere) {
       warpsort::input_error);
   const auto after = to_host(keys.get(), input.size());
   ASSERT_EQ(std::memcmp(after.data(), input.data(), input.size() * sizeof(Key)), 0);
+}
+
+// Floats sort as their order words, step 1 reading the floats and the last round writing them
+// (detail/stages/word_map.cuh). Every way that goes: rounds; no round (version 5 at one block's
+// size, whose output a pass of its own maps); small inputs (passes around the word sort); in
+// place or not; both orders; special values. Against both references.
+namespace {
+
+template <class Key, class Comp>
+void sort_floats_with(const std::vector<Key>& input, const warpsort::policy& p, bool in_place,
+                      const std::string& what) {
+  const std::size_t n = input.size();
+  auto in = to_device(input);
+  auto out = in_place ? to_device(input) : poisoned<Key>(n);
+  Key* const from = in_place ? out.get() : in.get();
+  std::size_t temp_bytes = 0;
+  warpsort::sort_keys<Key, Comp>(nullptr, temp_bytes, from, out.get(), n, Comp{}, 0, p);
+  auto temp = poisoned<unsigned char>(temp_bytes);
+  warpsort::sort_keys<Key, Comp>(temp.get(), temp_bytes, from, out.get(), n, Comp{}, 0, p);
+  WARPSORT_CUDA_CHECK(cudaDeviceSynchronize());
+  const auto report = warpsort::validate_against_references(in.get(), out.get(), n, Comp{});
+  ASSERT_TRUE(report.ok) << what << ": " << report.message();
+}
+
+template <class Key>
+void sort_floats_every_way() {
+  warpsort::policy no_small_path = warpsort::default_policy<Key>();
+  no_small_path.pairwise_below_blocks = 0;
+  const std::size_t block = static_cast<std::size_t>(no_small_path.block_sort_keys);
+  for (const std::string dist : {"uniform", "specials", "sorted"})
+    for (std::size_t n : capped({1000, block, block + 1, 65537, 1299709}))
+      for (bool in_place : {false, true})
+        for (int which = 0; which < 2; ++which) {
+          const warpsort::policy p = which == 0 ? warpsort::default_policy<Key>() : no_small_path;
+          const auto input = make_typed_keys<Key>(dist, n, 31 * n + dist.size());
+          const std::string what = std::string(which == 0 ? "default" : "no small path") + " " +
+                                   dist + " n=" + std::to_string(n) +
+                                   (in_place ? " in place" : "");
+          sort_floats_with<Key, warpsort::less<Key>>(input, p, in_place, "ascending " + what);
+          sort_floats_with<Key, warpsort::greater<Key>>(input, p, in_place, "descending " + what);
+        }
+}
+
+}  // namespace
+
+TEST(FloatKeys, EveryPathMapsTheirWordsBothOrdersInPlaceOrNot) {
+  WARPSORT_REQUIRE_GPU();
+  sort_floats_every_way<float>();
+  sort_floats_every_way<double>();
 }

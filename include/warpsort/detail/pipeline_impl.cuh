@@ -8,6 +8,7 @@
 #include <warpsort/detail/stages/index_math.hpp>
 #include <warpsort/stages.hpp>
 #include <warpsort/detail/stages/temp_storage.hpp>
+#include <warpsort/detail/stages/word_map.cuh>
 
 #include <warpsort/warpsort.cuh>
 
@@ -64,22 +65,26 @@ extern template void sort_keys<std::uint64_t, less<std::uint64_t>>(
 
 namespace detail {
 
-template <class Map>
-__global__ void floats_to_bits_kernel(const typename Map::key_type* in,
-                                      typename Map::bits* out, std::size_t n) {
+/// out[i] = Map::apply(in[i]) (word_map.cuh; in may equal out).
+template <class Map, class Word>
+__global__ void map_words_kernel(const Word* in, Word* out, std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = Map::to(in[i]);
+  if (i < n) out[i] = Map::apply(in[i]);
 }
 
-template <class Map>
-__global__ void bits_to_floats_kernel(typename Map::bits* inout, std::size_t n) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) reinterpret_cast<typename Map::key_type*>(inout)[i] = Map::from(inout[i]);
+template <class Map, class Word>
+void map_words(const Word* in, Word* out, std::size_t n, cudaStream_t stream) {
+  if (n == 0) return;
+  const unsigned threads = 256;
+  map_words_kernel<Map><<<static_cast<unsigned>(stages::ceil_div(n, threads)), threads, 0,
+                          stream>>>(in, out, n);
+  WARPSORT_CHECK_LAUNCH();
 }
 
-/// Floats: map into d_out as words, sort the words in place with sort_words(temp, bytes,
-/// words, times) (first called with null pointers: only the bytes it needs), map back. Two element-wise passes more than
-/// an integer sort, outside the four steps' times.
+/// Floats in passes of their own (the ablation's designs, and the library's small inputs): map
+/// into d_out as words, sort the words in place with sort_words(temp, bytes, words, times)
+/// (first called with null pointers: only the bytes it needs), map back. Two element-wise
+/// passes more than an integer sort, outside the four steps' times.
 template <class Float, class Comp, class SortWords>
 void sort_floats_as_bits(void* d_temp, std::size_t& temp_bytes, const Float* d_in, Float* d_out,
                          std::size_t n, cudaStream_t stream, stage_times* times,
@@ -95,30 +100,29 @@ void sort_floats_as_bits(void* d_temp, std::size_t& temp_bytes, const Float* d_i
   if (!stages::storage_ready(carver, d_temp, temp_bytes, "warpsort::sort_keys")) return;
   if (n > 0 && (d_in == nullptr || d_out == nullptr))
     throw input_error("warpsort::sort_keys: null key pointer");
-  const unsigned threads = 256;
-  const unsigned blocks = static_cast<unsigned>(stages::ceil_div(n, threads));
-  if (n > 0) {
-    floats_to_bits_kernel<map><<<blocks, threads, 0, stream>>>(d_in, words, n);
-    WARPSORT_CHECK_LAUNCH();
-  }
+  map_words<stages::float_to_order_word<Float, Comp>>(reinterpret_cast<const bits*>(d_in), words,
+                                                      n, stream);
   sort_words(inner, inner_bytes, words, times);
-  if (n > 0) {
-    bits_to_floats_kernel<map><<<blocks, threads, 0, stream>>>(words, n);
-    WARPSORT_CHECK_LAUNCH();
-  }
+  map_words<stages::order_word_to_float<Float, Comp>>(words, words, n, stream);
 }
 
 /// The four steps on one stream: plan_for fits the policy to n and the device; then step 1 and the plan's
 /// rounds of steps 3 and 4 (all but the last are step 2), or, for small inputs, version 4's
-/// pairwise path.
-template <class Key, class Comp>
+/// pairwise path. Step 1 maps what it reads by LoadMap, the last round what it writes by
+/// StoreMap (word_map.cuh: floats as their order words; with no round, a pass of its own maps
+/// the output). Mapped sorts never take the small-input path: their callers map around it.
+template <class Key, class Comp, class LoadMap = stages::same_words,
+          class StoreMap = stages::same_words>
 void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_out,
                         std::size_t n, Comp comp, cudaStream_t stream, const policy& given,
                         stage_times* times) {
   const sized_plan sized = plan_for(n, sizeof(Key), given, device_limits_of());
   if (sized.pairwise) {
-    sort_pairwise(d_temp, temp_bytes, d_in, d_out, n, comp, stream,
-                  ablation::small_input_design(n, sizeof(Key)), times);
+    if constexpr (LoadMap::identity && StoreMap::identity)
+      sort_pairwise(d_temp, temp_bytes, d_in, d_out, n, comp, stream,
+                    ablation::small_input_design(n, sizeof(Key)), times);
+    else
+      throw input_error("warpsort::sort_keys: a mapped sort took the small-input path (a bug)");
     return;
   }
   const policy& tuning = sized.tuning;
@@ -138,18 +142,24 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
     const stages::split_layout layout = stages::split_sets<Key, Comp>(
         target(r), n, plan.rounds[r], s.split_temp, s.split_bytes, comp, tuning, stream);
     if (mark_between >= 0) events.mark(mark_between);
-    stages::merge_sets<Key, Comp>(target(r), target(r + 1), n, plan.rounds[r], layout, comp,
-                                  tuning, stream);
+    if (r + 1 == plan.round_count)
+      stages::merge_sets<Key, Comp, StoreMap>(target(r), target(r + 1), n, plan.rounds[r], layout,
+                                              comp, tuning, stream);
+    else
+      stages::merge_sets<Key, Comp>(target(r), target(r + 1), n, plan.rounds[r], layout, comp,
+                                    tuning, stream);
   };
 
   events.mark(0);
-  stages::sort_chunks(d_in, target(0), n, comp, tuning, stream);
+  stages::sort_chunks<Key, Comp, LoadMap>(d_in, target(0), n, comp, tuning, stream);
   events.mark(1);
   for (int r = 0; r + 1 < plan.round_count; ++r) round(r, -1);
   events.mark(2);
   if (plan.round_count > 0) round(plan.round_count - 1, 3);
   else events.mark(3);
   events.mark(4);
+  if constexpr (!StoreMap::identity)
+    if (plan.round_count == 0) map_words<StoreMap>(d_out, d_out, n, stream);
   if (times) {
     *times = stage_times{};
     events.read({&times->sort_chunks_ms, &times->merge_sequences_ms, &times->split_ms,
@@ -158,22 +168,36 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
 }
 
 /// The entry both sorts of keys share (the library's and the ablation's, `who`): overlapping
-/// arrays refused before any work, then float keys sorted as their words by
-/// sort_words(temp, bytes, words, times), any other key by sort_keys().
-template <class Key, class Comp, class SortWords, class SortKeys>
-void enter_sort_keys(const char* who, void* d_temp, std::size_t& temp_bytes, const Key* d_in,
-                     Key* d_out, std::size_t n, cudaStream_t stream, stage_times* times,
-                     SortWords sort_words, SortKeys sort_keys) {
+/// arrays refused before any work, then sort().
+template <class Key, class Sort>
+void enter_sort_keys(const char* who, void* d_temp, std::size_t temp_bytes, const Key* d_in,
+                     Key* d_out, std::size_t n, Sort sort) {
   if (d_temp != nullptr)
     refuse_overlaps(who,
                     {{"keys_in", d_in, n * sizeof(Key)},
                      {"keys_out", d_out, n * sizeof(Key)},
                      {"the temporary storage", d_temp, temp_bytes}},
                     {{0, 1}});
-  if constexpr (order_traits<Key, Comp>::sorts_as_bits)
-    sort_floats_as_bits<Key, Comp>(d_temp, temp_bytes, d_in, d_out, n, stream, times, sort_words);
-  else
-    sort_keys();
+  sort();
+}
+
+/// The library's sort of floats: their order words through the four steps, step 1 reading the
+/// floats and the last round writing them (no passes of their own); small inputs, whose path
+/// has no such places, map in passes around the word sort (sort_floats_as_bits).
+template <class Float, class Comp, class SortWords>
+void sort_floats_in_steps(void* d_temp, std::size_t& temp_bytes, const Float* d_in,
+                          Float* d_out, std::size_t n, cudaStream_t stream, const policy& tuning,
+                          stage_times* times, SortWords sort_words) {
+  using bits = typename order_words_for<Float, Comp>::bits;
+  if (plan_for(n, sizeof(bits), tuning, device_limits_of()).pairwise) {
+    sort_floats_as_bits<Float, Comp>(d_temp, temp_bytes, d_in, d_out, n, stream, times,
+                                     sort_words);
+    return;
+  }
+  sort_by_four_steps<bits, less<bits>, stages::float_to_order_word<Float, Comp>,
+                     stages::order_word_to_float<Float, Comp>>(
+      d_temp, temp_bytes, reinterpret_cast<const bits*>(d_in), reinterpret_cast<bits*>(d_out), n,
+      {}, stream, tuning, times);
 }
 
 }  // namespace detail
@@ -181,16 +205,19 @@ void enter_sort_keys(const char* who, void* d_temp, std::size_t& temp_bytes, con
 template <class Key, class Comp>
 void sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_out, std::size_t n,
                Comp comp, cudaStream_t stream, const policy& tuning, stage_times* times) {
-  detail::enter_sort_keys<Key, Comp>(
-      "warpsort::sort_keys", d_temp, temp_bytes, d_in, d_out, n, stream, times,
-      [&](void* temp, std::size_t& bytes, auto* words, stage_times* t) {
-        using bits = std::remove_pointer_t<decltype(words)>;
-        sort_keys<bits, less<bits>>(temp, bytes, words, words, n, {}, stream, tuning, t);
-      },
-      [&] {
-        detail::sort_by_four_steps(d_temp, temp_bytes, d_in, d_out, n, comp, stream, tuning,
-                                   times);
-      });
+  detail::enter_sort_keys("warpsort::sort_keys", d_temp, temp_bytes, d_in, d_out, n, [&] {
+    if constexpr (order_traits<Key, Comp>::sorts_as_bits) {
+      detail::sort_floats_in_steps<Key, Comp>(
+          d_temp, temp_bytes, d_in, d_out, n, stream, tuning, times,
+          [&](void* temp, std::size_t& bytes, auto* words, stage_times* t) {
+            using bits = std::remove_pointer_t<decltype(words)>;
+            sort_keys<bits, less<bits>>(temp, bytes, words, words, n, {}, stream, tuning, t);
+          });
+    } else {
+      detail::sort_by_four_steps(d_temp, temp_bytes, d_in, d_out, n, comp, stream, tuning,
+                                 times);
+    }
+  });
 }
 
 namespace ablation {
@@ -198,16 +225,20 @@ namespace ablation {
 template <class Key, class Comp>
 void sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_out, std::size_t n,
                Comp comp, cudaStream_t stream, const design& d, stage_times* times) {
-  warpsort::detail::enter_sort_keys<Key, Comp>(
-      "warpsort::ablation::sort_keys", d_temp, temp_bytes, d_in, d_out, n, stream, times,
-      [&](void* temp, std::size_t& bytes, auto* words, stage_times* t) {
-        using bits = std::remove_pointer_t<decltype(words)>;
-        sort_keys<bits, less<bits>>(temp, bytes, words, words, n, {}, stream, d, t);
-      },
-      [&] {
-        warpsort::detail::sort_pairwise(d_temp, temp_bytes, d_in, d_out, n, comp, stream,
-                                        sized_for(d, n), times);
-      });
+  warpsort::detail::enter_sort_keys("warpsort::ablation::sort_keys", d_temp, temp_bytes, d_in,
+                                    d_out, n, [&] {
+    if constexpr (order_traits<Key, Comp>::sorts_as_bits) {
+      warpsort::detail::sort_floats_as_bits<Key, Comp>(
+          d_temp, temp_bytes, d_in, d_out, n, stream, times,
+          [&](void* temp, std::size_t& bytes, auto* words, stage_times* t) {
+            using bits = std::remove_pointer_t<decltype(words)>;
+            sort_keys<bits, less<bits>>(temp, bytes, words, words, n, {}, stream, d, t);
+          });
+    } else {
+      warpsort::detail::sort_pairwise(d_temp, temp_bytes, d_in, d_out, n, comp, stream,
+                                      sized_for(d, n), times);
+    }
+  });
 }
 
 }  // namespace ablation

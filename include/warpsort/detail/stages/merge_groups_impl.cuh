@@ -262,20 +262,22 @@ __device__ __forceinline__ int merge_pieces_in_shared(unsigned char* smem, int c
 }
 
 /// The same, the block then writing the merged keys at out_at() (asked for only then: a pointer
-/// held through the merge would cost registers).
-template <class Key, class Comp, class PieceAt, class PieceKeys, class OutAt>
+/// held through the merge would cost registers), each mapped by StoreMap.
+template <class Key, class StoreMap = same_words, class Comp, class PieceAt, class PieceKeys,
+          class OutAt>
 __device__ __forceinline__ void merge_pieces_on_chip(unsigned char* smem, int capacity,
                                                      int max_pieces, int pieces,
                                                      PieceAt piece_at, PieceKeys piece_keys,
                                                      OutAt out_at, std::size_t group, Comp comp) {
   const int count = merge_pieces_in_shared<Key>(smem, capacity, max_pieces, pieces, piece_at,
                                                 piece_keys, group, comp);
-  copy_block_out(out_at(), reinterpret_cast<const Key*>(smem), count);
+  copy_block_out<Key, StoreMap>(out_at(), reinterpret_cast<const Key*>(smem), count);
 }
 
 /// Version 5: block g merges group g of a round: its pieces, one from each sequence of its
-/// set, between the cuts of the splitters before and after it, written at the group's offset.
-template <class Key, class Comp>
+/// set, between the cuts of the splitters before and after it, written at the group's offset
+/// (each key mapped by StoreMap).
+template <class Key, class Comp, class StoreMap>
 __global__ void __maxnreg__(thread_merge_max_registers<Key>())
     merge_set_groups_kernel(const Key* src, Key* out, round_shape r, int capacity,
                             const std::size_t* cuts, const std::size_t* group_offsets,
@@ -290,23 +292,23 @@ __global__ void __maxnreg__(thread_merge_max_registers<Key>())
   const auto piece_end = [&](int i) {
     return last ? r.sequence_keys(first_seq + i) : cuts[g * r.set_sequences + i];
   };
-  merge_pieces_on_chip<Key>(
+  merge_pieces_on_chip<Key, StoreMap>(
       smem, capacity, static_cast<int>(r.set_sequences), static_cast<int>(r.sequences_in(set)),
       [&](int i) { return src + (first_seq + i) * r.seq_len + piece_begin(i); },
       [&](int i) { return static_cast<int>(piece_end(i) - piece_begin(i)); },
       [&] { return out + group_offsets[g]; }, g, comp);
 }
 
-template <class Key, class Comp>
+template <class Key, class Comp, class StoreMap>
 void merge_sets(const Key* src, Key* out, std::size_t n, const merge_round& m,
                 const split_layout& layout, Comp comp, const policy& p, cudaStream_t stream) {
   if (m.groups == 0) return;
   const thread_block_shape shape =
       merge_sets_shape<Key>(p.group_capacity, static_cast<int>(m.set_sequences));
-  allow_dynamic_smem(merge_set_groups_kernel<Key, Comp>, shape.smem_bytes);
-  merge_set_groups_kernel<<<static_cast<unsigned>(m.groups), shape.threads, shape.smem_bytes,
-                            stream>>>(src, out, shape_of(n, m, p), p.group_capacity, layout.cuts,
-                                      layout.group_offsets, comp);
+  allow_dynamic_smem(merge_set_groups_kernel<Key, Comp, StoreMap>, shape.smem_bytes);
+  merge_set_groups_kernel<Key, Comp, StoreMap>
+      <<<static_cast<unsigned>(m.groups), shape.threads, shape.smem_bytes, stream>>>(
+          src, out, shape_of(n, m, p), p.group_capacity, layout.cuts, layout.group_offsets, comp);
   WARPSORT_CHECK_LAUNCH();
 }
 
@@ -327,3 +329,9 @@ void merge_sets(const Key* src, Key* out, std::size_t n, const merge_round& m,
   template void warpsort::stages::merge_groups_round_by_buffer<Key, Comp>(const Key*, Key*, std::size_t, std::size_t, \
                                         std::size_t, int, const warpsort::stages::split_layout&, const std::size_t*, \
                                         Comp, const warpsort::ablation::design&, cudaStream_t);
+// The last round writing keys of the same bits through a map (word_map.cuh): order words back
+// to floats.
+#define WARPSORT_INSTANTIATE_MERGE_SETS_MAPPED(Key, Comp, StoreMap)                                \
+  template void warpsort::stages::merge_sets<Key, Comp, StoreMap>(                                 \
+      const Key*, Key*, std::size_t, const warpsort::merge_round&,                                 \
+      const warpsort::stages::split_layout&, Comp, const warpsort::policy&, cudaStream_t);

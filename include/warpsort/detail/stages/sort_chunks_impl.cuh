@@ -45,8 +45,9 @@ __global__ void sort_blocks_kernel(const Key* in, Key* out, std::size_t n, int b
 /// direction-free bitonic network, whose first seven phases are the paper's sort of 128-key
 /// chunks, and stores it back into the gapped layout (odd runs descending); then the block's
 /// threads merge the runs level by level in place (thread_merge.cuh). Every run is whole, so no
-/// step handles a short one; the padding sorts last and is not copied out.
-template <class Key, class Comp>
+/// step handles a short one; the padding sorts last and is not copied out. Keys are mapped by
+/// LoadMap as they are staged.
+template <class Key, class Comp, class LoadMap>
 __global__ void __maxnreg__(thread_merge_max_registers<Key>())
     sort_blocks_by_threads_kernel(const Key* in, Key* out, std::size_t n, int block_keys,
                                   Comp comp) {
@@ -58,7 +59,7 @@ __global__ void __maxnreg__(thread_merge_max_registers<Key>())
   const int runs = (count + run_keys - 1) / run_keys;
   Key* const keys = reinterpret_cast<Key*>(smem);
   const level_tables tables = tables_in<Key>(smem, block_keys, (block_keys + run_keys - 1) / run_keys);
-  stage_runs(keys, in + base, count, runs * run_keys, Comp::sentinel());
+  stage_runs<Key, LoadMap>(keys, in + base, count, runs * run_keys, Comp::sentinel());
   __syncthreads();
   const int warp = static_cast<int>(threadIdx.x / policy::warp_threads), lane = lane_id();
   Key v[V];
@@ -93,15 +94,16 @@ __global__ void sort_chunks_by_warps_kernel(const Key* in, Key* out, std::size_t
                      comp);
 }
 
-template <class Key, class Comp>
+template <class Key, class Comp, class LoadMap>
 void sort_chunks(const Key* in, Key* out, std::size_t n, Comp comp, const policy& p,
                  cudaStream_t stream) {
   if (n == 0) return;
   const thread_block_shape shape = sort_blocks_shape<Key>(p.block_sort_keys);
-  allow_dynamic_smem(sort_blocks_by_threads_kernel<Key, Comp>, shape.smem_bytes);
+  allow_dynamic_smem(sort_blocks_by_threads_kernel<Key, Comp, LoadMap>, shape.smem_bytes);
   const std::size_t blocks = ceil_div(n, static_cast<std::size_t>(p.block_sort_keys));
-  sort_blocks_by_threads_kernel<<<static_cast<unsigned>(blocks), shape.threads, shape.smem_bytes,
-                                  stream>>>(in, out, n, p.block_sort_keys, comp);
+  sort_blocks_by_threads_kernel<Key, Comp, LoadMap>
+      <<<static_cast<unsigned>(blocks), shape.threads, shape.smem_bytes, stream>>>(
+          in, out, n, p.block_sort_keys, comp);
   WARPSORT_CHECK_LAUNCH();
 }
 
@@ -134,3 +136,7 @@ void sort_chunks(const Key* in, Key* out, std::size_t n, Comp comp, const ablati
 #define WARPSORT_INSTANTIATE_SORT_CHUNKS(Key, Comp) \
   template void warpsort::stages::sort_chunks<Key, Comp>(const Key*, Key*, std::size_t, Comp, const warpsort::policy&, cudaStream_t); \
   template void warpsort::stages::sort_chunks<Key, Comp>(const Key*, Key*, std::size_t, Comp, const warpsort::ablation::design&, cudaStream_t);
+// Step 1 reading keys of the same bits through a map (word_map.cuh): floats as order words.
+#define WARPSORT_INSTANTIATE_SORT_CHUNKS_MAPPED(Key, Comp, LoadMap) \
+  template void warpsort::stages::sort_chunks<Key, Comp, LoadMap>(const Key*, Key*, std::size_t, Comp, \
+                                                                  const warpsort::policy&, cudaStream_t);

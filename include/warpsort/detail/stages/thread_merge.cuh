@@ -17,6 +17,7 @@
 #include "warp_io.cuh"
 #include "warp_network.cuh"
 #include "warp_scan.cuh"
+#include "word_map.cuh"
 
 #include <warpsort/order.cuh>
 
@@ -154,8 +155,9 @@ __device__ __forceinline__ void copy_key_async(Key* dst, const Key* src) {
 }
 
 /// Copies src[0..count) into the stage, sentinels after it up to `padded` keys, 16 bytes at a
-/// time asynchronously where it can. Whole block; a barrier must follow.
-template <class Key>
+/// time asynchronously where it can; with a map (word_map.cuh), every key is then mapped in
+/// place by the thread that copied it. Whole block; a barrier must follow.
+template <class Key, class Map = same_words>
 __device__ __forceinline__ void stage_runs(Key* stage, const Key* src, int count, int padded,
                                            const Key& pad) {
   const int tid = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x);
@@ -168,15 +170,33 @@ __device__ __forceinline__ void stage_runs(Key* stage, const Key* src, int count
         __pipeline_memcpy_async(to, reinterpret_cast<const uint4*>(src) + c, 16);
       } else {
         Key k[per];
+        if constexpr (Map::identity) {
 #pragma unroll
-        for (int i = 0; i < per; ++i) k[i] = c * per + i < count ? src[c * per + i] : pad;
+          for (int i = 0; i < per; ++i) k[i] = c * per + i < count ? src[c * per + i] : pad;
+        } else {
+#pragma unroll
+          for (int i = 0; i < per; ++i)
+            k[i] = c * per + i < count ? Map::apply(src[c * per + i]) : pad;
+        }
         memcpy(to, k, 16);
       }
     }
     __pipeline_commit();
     __pipeline_wait_prior(0);
-  } else {
+    if constexpr (!Map::identity) {
+      for (int c = tid; c < whole; c += threads) {
+        uint4* const at = reinterpret_cast<uint4*>(stage) + staged_chunk(c);
+        Key k[per];
+        memcpy(k, at, 16);
+#pragma unroll
+        for (int i = 0; i < per; ++i) k[i] = Map::apply(k[i]);
+        memcpy(at, k, 16);
+      }
+    }
+  } else if constexpr (Map::identity) {
     for (int i = tid; i < padded; i += threads) stage[i] = i < count ? src[i] : pad;
+  } else {
+    for (int i = tid; i < padded; i += threads) stage[i] = i < count ? Map::apply(src[i]) : pad;
   }
 }
 
@@ -336,8 +356,8 @@ __device__ __forceinline__ void merge_runs_in_place(Key* keys, Runs runs, level_
 }
 
 /// Copies count keys from shared memory to global memory with the whole block, 16 bytes at a
-/// time where both ends allow it.
-template <class Key>
+/// time where both ends allow it; with a map (word_map.cuh), each key mapped on its way.
+template <class Key, class Map = same_words>
 __device__ __forceinline__ void copy_block_out(Key* dst, const Key* src, int count) {
   const int tid = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x);
   if constexpr (16 % sizeof(Key) == 0 && sizeof(Key) < 16) {
@@ -345,13 +365,29 @@ __device__ __forceinline__ void copy_block_out(Key* dst, const Key* src, int cou
     if (reinterpret_cast<std::uintptr_t>(dst) % 16 == 0 &&
         reinterpret_cast<std::uintptr_t>(src) % 16 == 0) {
       const int vectors = count / per;
-      for (int i = tid; i < vectors; i += threads)
-        reinterpret_cast<uint4*>(dst)[i] = reinterpret_cast<const uint4*>(src)[i];
-      for (int i = vectors * per + tid; i < count; i += threads) dst[i] = src[i];
+      if constexpr (Map::identity) {
+        for (int i = tid; i < vectors; i += threads)
+          reinterpret_cast<uint4*>(dst)[i] = reinterpret_cast<const uint4*>(src)[i];
+      } else {
+        for (int i = tid; i < vectors; i += threads) {
+          uint4 raw = reinterpret_cast<const uint4*>(src)[i];
+          Key k[per];
+          memcpy(k, &raw, 16);
+#pragma unroll
+          for (int j = 0; j < per; ++j) k[j] = Map::apply(k[j]);
+          memcpy(&raw, k, 16);
+          reinterpret_cast<uint4*>(dst)[i] = raw;
+        }
+      }
+      for (int i = vectors * per + tid; i < count; i += threads) dst[i] = Map::apply(src[i]);
       return;
     }
   }
-  for (int i = tid; i < count; i += threads) dst[i] = src[i];
+  if constexpr (Map::identity) {
+    for (int i = tid; i < count; i += threads) dst[i] = src[i];
+  } else {
+    for (int i = tid; i < count; i += threads) dst[i] = Map::apply(src[i]);
+  }
 }
 
 }  // namespace warpsort::stages

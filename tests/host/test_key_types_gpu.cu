@@ -4,12 +4,15 @@
 #include "common/key_type_lists.hpp"
 #include "common/test_inputs.hpp"
 
+#include <warpsort/detail/stages/word_map.cuh>
 #include <warpsort/validate.cuh>
 #include <warpsort/warpsort.cuh>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -63,6 +66,52 @@ TEST(FloatOrder, TotalOrderOnTheHost) {
     EXPECT_FALSE(L{}(L::sentinel(), x));
     EXPECT_FALSE(warpsort::greater<float>{}(warpsort::greater<float>::sentinel(), x));
   }
+}
+
+// The word maps that step 1 and the last round apply to floats (word_map.cuh), on the host:
+// every float's bits come back, and the words' integer order is the float order, -0.0 just
+// before +0.0 (ascending; just after, descending).
+template <class Float, class Comp>
+void check_word_maps() {
+  using to_word = warpsort::stages::float_to_order_word<Float, Comp>;
+  using to_float = warpsort::stages::order_word_to_float<Float, Comp>;
+  using word = typename to_word::word;
+  const Float nan = std::numeric_limits<Float>::quiet_NaN();
+  const Float inf = std::numeric_limits<Float>::infinity();
+  std::vector<Float> keys{-nan, -inf, Float(-1.5), Float(-0.0), Float(0.0), Float(1e-30),
+                          Float(2.5), inf, nan, std::numeric_limits<Float>::denorm_min(),
+                          std::numeric_limits<Float>::lowest(), std::numeric_limits<Float>::max()};
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 2000; ++i) {
+    const word bits = static_cast<word>(rng());
+    Float f;
+    std::memcpy(&f, &bits, sizeof f);
+    keys.push_back(f);
+  }
+  for (Float k : keys) {
+    word bits;
+    std::memcpy(&bits, &k, sizeof bits);
+    EXPECT_EQ(to_float::apply(to_word::apply(bits)), bits) << "every float's bits come back";
+  }
+  for (Float a : keys)
+    for (Float b : {Float(-0.0), Float(0.0), Float(1.0), -inf, nan}) {
+      word wa, wb;
+      std::memcpy(&wa, &a, sizeof wa);
+      std::memcpy(&wb, &b, sizeof wb);
+      if (Comp{}(a, b)) {
+        EXPECT_LT(to_word::apply(wa), to_word::apply(wb)) << a << " before " << b;
+      }
+      if (Comp{}(b, a)) {
+        EXPECT_GT(to_word::apply(wa), to_word::apply(wb)) << a << " after " << b;
+      }
+    }
+}
+
+TEST(FloatOrder, WordMapsKeepBitsAndOrderOnTheHost) {
+  check_word_maps<float, warpsort::less<float>>();
+  check_word_maps<float, warpsort::greater<float>>();
+  check_word_maps<double, warpsort::less<double>>();
+  check_word_maps<double, warpsort::greater<double>>();
 }
 
 // Validation must catch a float result that is ordered but whose bits differ from the input's.

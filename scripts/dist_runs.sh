@@ -25,8 +25,9 @@
 #   gather   small totals: the gathered path (--gather always: every rank's keys to every rank,
 #            each merging its slice) against the exchange (--gather never) and the default's
 #            choice, uniform uint32 from 2^20 to 2^28 on 2 ... G GPUs (1 GPU's sort beside each);
-#            the gathered path's copies by kernel and by copy engines, and its merge over fewer
-#            runs (--merge-runs), at 2^22 and 2^24 on G GPUs;
+#            the gathered path's local sort in 1, 2 and 4 ranges, each sent while the next sorts
+#            (--gather-pieces); its copies by kernel and by copy engines, and its merge over
+#            fewer runs (--merge-runs), at 2^22 and 2^24 on G GPUs;
 #   network  uint32 uniform at 2^28 and 2^31 with NCCL's network transport (NCCL_P2P_DISABLE=1
 #            NCCL_SHM_DISABLE=1: every peer as if on another node), then scripts/dist_model.py
 #            network: each phase beside the model's for that link, and its figure
@@ -105,6 +106,10 @@ for stage in "${stages[@]}"; do
         for way in auto always never; do
           dist_on "$g" "gather_${way}_g$g" --gather "$way" \
             --sizes 2^20,2^22,2^23,2^24,2^25,2^26,2^27,2^28 --reps 10 --warmup 2
+        done
+        for k in 1 2 4; do
+          dist_on "$g" "gather_pieces${k}_g$g" --gather always --gather-pieces "$k" \
+            --sizes 2^22,2^23,2^24,2^25,2^26,2^27,2^28 --reps 10 --warmup 2
         done
       done
       for variant in "--exchange sm_copies" "--exchange copy_engines" "--merge-runs 16" "--merge-runs 32"; do

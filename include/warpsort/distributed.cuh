@@ -146,11 +146,15 @@ struct options {
   /// `automatic`: for keys without values, where the ranks are known to copy into each other's
   /// receive arenas (transport::gathers_on_host: for nccl_transport, processes of one host from
   /// its second call, its first having opened the arenas) and the extra keys received,
-  /// (P - 1)^2 / P^2 N, are at most 96 MiB a rank (exchange, exchange_parts and memory left to
+  /// (P - 1)^2 / P^2 N, are at most 160 MiB a rank (exchange, exchange_parts and memory left to
   /// choose themselves); `never`; `always`: wherever it can run (refused, on every rank, where
   /// it cannot). The same on every rank.
   enum class gather_path { automatic, never, always };
   gather_path gather_all = gather_path::automatic;
+  /// The gathered path: a rank's local sort runs in this many ranges of whole sequences (at
+  /// most its sequences), each range's keys copied to the peers while the next range sorts
+  /// (0: automatic: two where a rank receives at least 96 MiB of its peers' keys, else one). The same on every rank.
+  int gather_pieces = 0;
   /// Record CUDA events between the phases and wait for them (sort_result::times).
   bool timed = false;
   /// The local sort's tuning; null: warpsort's default for the key type.
@@ -195,6 +199,7 @@ struct sort_result {
   bool sm_copies = false;                // ... by one kernel a part on this rank (else copy engines)
   bool two_copies = false;               // the two-copy memory plan (options::memory_plan)
   bool gathered = false;                 // every rank's keys copied to every rank (options::gather_all)
+  std::size_t gather_pieces = 0;         // ... the ranges this rank's local sort ran in, each sent as it ended
   phase_times times;
   std::size_t keys_sent_to_others(int rank) const;
 };

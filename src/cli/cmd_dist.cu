@@ -135,6 +135,7 @@ distributed::options sort_options(rank_context& ctx, bool rebalance, bool timed)
   opts.gather_all = ctx.o.gather == "never"    ? gather::never
                     : ctx.o.gather == "always" ? gather::always
                                                : gather::automatic;
+  opts.gather_pieces = ctx.o.gather_pieces;
   opts.local_sort = ctx.o.local == "cub_radix"   ? distributed::local_algorithm::cub_radix
                     : ctx.o.local == "cub_merge" ? distributed::local_algorithm::cub_merge
                                                  : distributed::local_algorithm::warpsort;
@@ -444,6 +445,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   bool sm_copies = false;            // rank 0's
   bool two_copies = false;           // alike on every rank
   bool gathered = false;             // alike on every rank
+  std::size_t gather_pieces = 0;     // rank 0's
   std::string failure;
   cudaEvent_t start, stop;
   WARPSORT_CUDA_CHECK(cudaEventCreate(&start));
@@ -531,6 +533,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
     sm_copies = r.sm_copies;
     two_copies = r.two_copies;
     gathered = r.gathered;
+    gather_pieces = r.gather_pieces;
     for (int p = 0; p < P; ++p) sent_to_others = std::max(sent_to_others, r.keys_sent_to_others(p));
   }
   WARPSORT_CUDA_CHECK(cudaEventDestroy(start));
@@ -647,6 +650,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   j["exchange"] = sm_copies ? "sm_copies" : copy_engines ? "copy_engines" : "nccl";
   j["memory_plan"] = two_copies ? "two_copies" : "apart";
   j["gathered"] = gathered;
+  j["gather_pieces"] = gather_pieces;
   j["exchange_gb_s_per_gpu"] = exchange_ms > 0 ? sent_to_others * pair_bytes / (exchange_ms * 1e6) : 0;
   if (alltoall_fits || P == 1) {
     j["nccl_alltoall_ms"] = alltoall_ms;
@@ -732,7 +736,7 @@ void write_results(const dist_options& o, const nlohmann::json& rows) {
   const std::vector<std::string> cols{
       "gpus", "type", "order", "distribution", "n", "rebalance", "values", "local", "generated_on", "reps", "ms",
       "keys_per_s", "local_sort_ms", "splitters_ms", "exchange_ms", "merge_ms", "rebalance_ms",
-      "largest_over_mean", "largest_over_mean_max", "exchange_rounds", "last_round", "exchange", "memory_plan", "gathered", "exchange_bytes_per_gpu",
+      "largest_over_mean", "largest_over_mean_max", "exchange_rounds", "last_round", "exchange", "memory_plan", "gathered", "gather_pieces", "exchange_bytes_per_gpu",
       "exchange_gb_s_per_gpu", "nccl_alltoall_ms", "nccl_alltoall_gb_s_per_gpu", "single_gpu_ms",
       "speedup_vs_single_gpu", "validated"};
   std::ofstream csv(o.out + "/dist.csv");
@@ -1015,8 +1019,9 @@ int rank_body(rank_context& ctx, cudaStream_t stream) {
                      j["exchange_ms"].get<double>(), j["exchange_rounds"].get<std::size_t>(),
                      j["last_round"] == "bucketed" ? ", last round bucketed" : "",
                      j["memory_plan"] == "two_copies" ? ", two copies"
-                     : j["gathered"].get<bool>()         ? ", gathered"
-                                                         : "",
+                     : j["gathered"].get<bool>()
+                         ? fmt::format(", gathered in {} pieces", j["gather_pieces"].get<std::size_t>())
+                         : "",
                      j["exchange"].get<std::string>(),
                      j["exchange_gb_s_per_gpu"].get<double>(),
                      j["nccl_alltoall_gb_s_per_gpu"].is_null()

@@ -30,6 +30,7 @@ struct dist_options {
   std::string exchange = "auto";      // "auto", "copy_engines", "sm_copies" (where every rank is on this host) or "nccl"
   std::string memory_plan = "auto";   // "auto" or "two_copies" (distributed::options::memory_plan)
   std::string gather = "auto";        // "auto", "never" or "always" (distributed::options::gather_all)
+  int gather_pieces = 0;              // the gathered path's local sort in ranges, each sent as it ends (0: the library's choice)
   bool device_generate = false;       // uniform keys generated on the GPU (for huge totals)
   bool baseline = true;               // the single-GPU sort of the same total, on GPU 0
   int reps = 5;

@@ -186,8 +186,13 @@ CLI::App* add_dist_command(CLI::App& app, dist_options& o) {
   d->add_option("--gather", o.gather,
                 "small totals: every rank's sorted keys copied to every rank, each merging its "
                 "own slice (no splitters, one host barrier): where the extra keys received are "
-                "at most 96 MiB a rank (auto), never, or always (keys, every rank on this host)")
+                "at most 160 MiB a rank (auto), never, or always (keys, every rank on this host)")
       ->check(CLI::IsMember({"auto", "never", "always"}))
+      ->capture_default_str();
+  d->add_option("--gather-pieces", o.gather_pieces,
+                "the gathered path: each rank's local sort in this many ranges of its sorted "
+                "sequences, each copied to the peers while the next sorts (0: the library's choice)")
+      ->check(CLI::Range(0, 64))
       ->capture_default_str();
   d->add_option("--merge-oversampling", o.merge_oversampling,
                 "the received runs' merge: every this many samples a splitter")

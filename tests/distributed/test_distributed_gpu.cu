@@ -313,15 +313,17 @@ TYPED_TEST(DistributedKeys, GatheredMergeOnAnyRanks) {
   using gather = distributed::options::gather_path;
   const auto run = [&](auto comp, int P, const std::string& dist,
                        const std::vector<std::size_t>& counts, bool rebalance, path how,
-                       gather asked = gather::always) {
+                       gather asked = gather::always, int pieces = 0) {
     using Comp = decltype(comp);
     distributed::options o;
     o.rebalance = rebalance;
     o.gather_all = asked;
+    o.gather_pieces = pieces;
     const auto inputs = make_inputs<Key, Comp>(dist, counts, 700 + P);
     const auto runs = sort_on_threads<Key, Comp>(inputs, o, {}, how);
     std::string label = "gathered P " + std::to_string(P) + " " + dist +
-                        (rebalance ? " rebalanced" : "") + " path " + path_name(how) + " counts";
+                        (rebalance ? " rebalanced" : "") + " path " + path_name(how) + " pieces " +
+                        std::to_string(pieces) + " counts";
     for (auto c : counts) label += " " + std::to_string(c);
     std::size_t total = 0;
     for (auto c : counts) total += c;
@@ -334,6 +336,10 @@ TYPED_TEST(DistributedKeys, GatheredMergeOnAnyRanks) {
           rebalance ? counts[static_cast<std::size_t>(r)]
                     : distributed::balanced_start(r + 1, P, total) - distributed::balanced_start(r, P, total);
       EXPECT_EQ(one.result.count, share) << label << ": rank " << r << " (exact shares)";
+      if (counts[static_cast<std::size_t>(r)] > 0) {  // at most as asked (and as its sequences)
+        EXPECT_GE(one.result.gather_pieces, std::size_t{1}) << label << ": rank " << r;
+        if (pieces > 0) EXPECT_LE(one.result.gather_pieces, static_cast<std::size_t>(pieces)) << label;
+      }
     }
     expect_sorted_whole<Key, Comp>(inputs, runs, o, label);
   };
@@ -358,12 +364,25 @@ TYPED_TEST(DistributedKeys, GatheredMergeOnAnyRanks) {
         run(less<Key>{}, P, "uniform", few, rebalance, how);
       }
   }
+  // the local sort in ranges of sequences, each sent while the next sorts: two, three, more
+  // ranges than sequences; uneven and empty ranks
+  for (int P : {2, 3, 5})
+    for (int pieces : {2, 3, 64})
+      for (const std::string dist : {"uniform", "sorted", "eight_distinct"}) {
+        std::vector<std::size_t> uneven(P);
+        for (int r = 0; r < P; ++r) uneven[r] = r % 3 == 1 ? 0 : 30011 * static_cast<std::size_t>(r + 1);
+        run(less<Key>{}, P, dist, uneven, false, path::direct, gather::always, pieces);
+        run(greater<Key>{}, P, dist, std::vector<std::size_t>(P, 65537), true, path::sm_copies,
+            gather::always, pieces);
+      }
   // many groups, slices ending inside groups (capped for compute-sanitizer runs); automatic
   // takes the gathered path at these totals
   for (std::size_t per_rank : warpsort::testing::capped({std::size_t{1} << 20}))
     for (int P : {2, 4}) {
       run(less<Key>{}, P, "uniform", std::vector<std::size_t>(P, per_rank + 3), false, path::direct,
           gather::automatic);
+      run(less<Key>{}, P, "uniform", std::vector<std::size_t>(P, per_rank - 5), false, path::direct,
+          gather::always, 4);
       std::vector<std::size_t> lopsided(P, per_rank / 8);
       lopsided[0] = 2 * per_rank + 1;
       run(greater<Key>{}, P, "all_equal", lopsided, true, path::copy_engines);

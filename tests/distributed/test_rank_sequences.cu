@@ -123,4 +123,49 @@ TEST(RankSequences, SamplesSortByGlobalPositionAndCutsAgreeWithBruteForce) {
   }
 }
 
+// The gathered path's local sort in ranges (sequence_ranges, range_plan): the ranges cover the
+// share in order, each ends where a sequence of the whole plan ends, and a range's plan runs the
+// whole plan's rounds (the same sequence lengths and set widths) over the range's keys, so the
+// ranges leave exactly the whole plan's sequences.
+TEST(LocalSortRanges, RangesAreWholeSequencesSortedByThePlansRounds) {
+  const warpsort::policy local = warpsort::default_policy<word>();
+  for (const std::size_t n : {std::size_t{1}, std::size_t{127}, std::size_t{8193},
+                              (std::size_t{1} << 20) + 3, std::size_t{3} << 21,
+                              std::size_t{1} << 24, (std::size_t{1} << 25) - 1})
+    for (const int ranks : {2, 3, 4})
+      for (const int pieces : {0, 1, 2, 3, 4, 64}) {
+        const wd::local_plan lp = wd::plan_local(n, ranks, local, false, 64,
+                                                 warpsort::distributed::local_algorithm::warpsort);
+        const std::vector<std::size_t> ends = wd::sequence_ranges(lp, pieces);
+        const std::string label = "n " + std::to_string(n) + ", " + std::to_string(ranks) +
+                                  " ranks, " + std::to_string(pieces) + " pieces";
+        ASSERT_GE(ends.size(), 2u) << label;
+        EXPECT_EQ(ends.front(), 0u) << label;
+        EXPECT_EQ(ends.back(), n) << label;
+        EXPECT_LE(ends.size() - 1, std::max<std::size_t>(1, static_cast<std::size_t>(pieces))) << label;
+        EXPECT_LE(ends.size() - 1, lp.sequences) << label;
+        std::size_t sequences = 0;
+        for (std::size_t i = 0; i + 1 < ends.size(); ++i) {
+          ASSERT_LT(ends[i], ends[i + 1]) << label << ", range " << i;
+          if (i + 2 < ends.size()) EXPECT_EQ(ends[i + 1] % lp.sequence_keys, 0u) << label;
+          const wd::local_plan r = wd::range_plan(lp, ends[i + 1] - ends[i], local);
+          EXPECT_EQ(r.n, ends[i + 1] - ends[i]) << label;
+          EXPECT_EQ(r.sequence_keys, lp.sequence_keys) << label;
+          ASSERT_EQ(r.plan.round_count, lp.plan.round_count) << label;
+          std::size_t seq_keys = static_cast<std::size_t>(local.block_sort_keys);
+          for (int k = 0; k < r.plan.round_count; ++k) {
+            const warpsort::merge_round& m = r.plan.rounds[k];
+            EXPECT_EQ(m.sequence_keys, seq_keys) << label << ", round " << k;
+            EXPECT_EQ(m.sequences, ws::ceil_div(r.n, seq_keys)) << label << ", round " << k;
+            EXPECT_EQ(m.set_sequences, std::min(lp.plan.rounds[k].set_sequences, m.sequences))
+                << label << ", round " << k;
+            seq_keys *= lp.plan.rounds[k].set_sequences;
+          }
+          EXPECT_EQ(seq_keys, lp.sequence_keys) << label;
+          sequences += r.sequences;
+        }
+        EXPECT_EQ(sequences, lp.sequences) << label;
+      }
+}
+
 }  // namespace

@@ -600,6 +600,44 @@ std::size_t local_sort_bytes(const local_plan& lp, const policy& local) {
   return bytes;
 }
 
+/// The local sort cut into `pieces` ranges of whole sequences, each sorted on its own by the
+/// same rounds (a sequence never crosses a range's end, so the sequences are the plan's):
+/// range i is keys [ends[i], ends[i + 1]). One range where the plan sorts the whole share.
+inline std::vector<std::size_t> sequence_ranges(const local_plan& lp, int pieces) {
+  std::vector<std::size_t> ends{0};
+  if (lp.n == 0) return ends;
+  const std::size_t asked = static_cast<std::size_t>(std::max(pieces, 1));
+  const std::size_t ranges = lp.whole ? 1 : std::min(asked, lp.sequences);
+  const std::size_t per_range = stages::ceil_div(lp.sequences, ranges);
+  for (std::size_t at = per_range; ends.back() < lp.n; at += per_range)
+    ends.push_back(std::min(lp.n, at * lp.sequence_keys));
+  return ends;
+}
+/// lp's rounds over the n keys of one of its ranges.
+inline local_plan range_plan(const local_plan& lp, std::size_t n, const policy& local) {
+  if (lp.whole || n == lp.n) return lp;
+  local_plan r = lp;
+  r.n = n;
+  r.plan.n = n;
+  r.plan.chunks = stages::ceil_div(n, policy::chunk_keys);
+  for (int k = 0; k < lp.plan.round_count; ++k)
+    r.plan.rounds[k] = plan_round(n, lp.plan.rounds[k].sequence_keys,
+                                  lp.plan.rounds[k].set_sequences, local);
+  r.sequences = stages::ceil_div(n, lp.sequence_keys);
+  r.cut_sequences = r.sequences;
+  return r;
+}
+/// Temporary bytes of the local sort in ranges (the most any range needs).
+template <class Bits>
+std::size_t ranges_sort_bytes(const local_plan& lp, int pieces, const policy& local) {
+  const std::vector<std::size_t> ends = sequence_ranges(lp, pieces);
+  std::size_t bytes = 0;
+  for (std::size_t i = 0; i + 1 < ends.size(); ++i)
+    bytes = std::max(bytes, local_sort_bytes<Bits, no_values>(
+                                range_plan(lp, ends[i + 1] - ends[i], local), local));
+  return bytes;
+}
+
 /// Rounds of the exchange (parts of every bucket), the same on every rank: each round's keys
 /// are merged while the next round's travel. Fewer for small shares, where a round's fixed
 /// costs outweigh the overlap (two H200s: 4 from 2^26 keys a rank, 2 from 2^24). With the keys
@@ -864,10 +902,26 @@ inline stages::runs_shape gather_runs_shape(const std::vector<local_plan>& plans
   return stages::make_runs_shape(lengths.data(), static_cast<int>(lengths.size()),
                                  local.group_capacity, o.merge_oversampling);
 }
+/// Ranges the gathered path's local sort runs in, each copied to the peers while the next is
+/// sorted (options::gather_pieces; alike on every rank: a pure function of the counts). Two
+/// hide about half of the copies and cost one range's fixed costs (its rounds' launches and
+/// sample sorts, 0.04-0.14 ms), so they pay where a rank receives at least 96 MiB: on four
+/// H200s (uint32) 2^25 keys in all (96 MiB) 0.765-0.788 ms against 0.821-0.836 in one range,
+/// 2^26 1.388-1.392 against 1.531; on two 2^27 (256 MiB) 3.461 against 3.520, while 2^24 (32
+/// MiB) lost, 0.576 against 0.546. Four and eight ranges lost to two at every total.
+constexpr std::size_t gather_two_pieces_bytes = std::size_t{96} << 20;
+template <class Bits>
+int gather_pieces(const options& o, const std::vector<std::size_t>& counts, std::size_t rank) {
+  if (o.gather_pieces > 0) return o.gather_pieces;
+  std::size_t received = 0;
+  for (std::size_t p = 0; p < counts.size(); ++p) received += p == rank ? 0 : counts[p];
+  return received * sizeof(Bits) >= gather_two_pieces_bytes ? 2 : 1;
+}
 /// Rank q's arena; `merge_bytes`: the merge's storage (alike on every rank).
 template <class Bits>
 gather_layout gather_layout_of(const std::vector<std::size_t>& counts, std::size_t q,
-                               const local_plan& lp, std::size_t merge_bytes, const policy& local) {
+                               const local_plan& lp, std::size_t merge_bytes, const options& o,
+                               const policy& local) {
   const std::size_t P = counts.size();
   const auto round_up = [](std::size_t x, std::size_t to) { return stages::ceil_div(x, to) * to; };
   gather_layout g;
@@ -879,7 +933,7 @@ gather_layout gather_layout_of(const std::vector<std::size_t>& counts, std::size
   }
   g.spare_at = round_up(at * sizeof(Bits), 256);
   g.temp_at = round_up(g.spare_at + counts[q] * sizeof(Bits), 256);
-  g.temp_bytes = local_sort_bytes<Bits, no_values>(lp, local);
+  g.temp_bytes = ranges_sort_bytes<Bits>(lp, gather_pieces<Bits>(o, counts, q), local);
   g.merge_at = round_up(g.temp_at + g.temp_bytes, 256);
   g.bytes = g.merge_at + merge_bytes;
   return g;
@@ -898,17 +952,18 @@ gather_plan plan_gather(const std::vector<std::size_t>& counts, const std::vecto
   g.shape = gather_runs_shape(plans, o, local);
   g.merge_bytes = stages::merge_runs_temp_bytes<Bits>(g.shape);
   for (std::size_t q = 0; q < counts.size(); ++q)
-    g.layouts.push_back(gather_layout_of<Bits>(counts, q, plans[q], g.merge_bytes, local));
+    g.layouts.push_back(gather_layout_of<Bits>(counts, q, plans[q], g.merge_bytes, o, local));
   return g;
 }
 
 /// The extra keys' bytes a rank may receive on the gathered path, (P - 1)^2 / P^2 N keys more
 /// than the exchange's, where options::gather_all is automatic: on two, three and four H200s
-/// (uint32, 2^25-2^28 keys, the samples sorted while the keys travel) the gathered path was the
-/// faster up to 2^26 keys in all on two GPUs (64 MiB of extra keys a rank), even at 2^26 on
-/// three (114 MiB) and faster at 2^26 on four (144 MiB), and the exchange from 2^27 (128 MiB on
-/// two, by 3%): the splitters' ~0.2 ms of host round trips against the extra copies at ~300 GB/s.
-constexpr std::size_t gather_extra_bytes = std::size_t{96} << 20;
+/// (uint32, the local sort sent in ranges) the gathered path was the faster up to 2^26 keys in
+/// all on four GPUs (144 MiB of extra keys a rank: 1.365 against 1.526 ms) and three (114 MiB),
+/// up to 2^27 on two (128 MiB), and the exchange from 2^27 on four (288 MiB): the splitters'
+/// ~0.2 ms of host round trips against the extra copies at ~300 GB/s, half of them under the
+/// local sort (gather_pieces).
+constexpr std::size_t gather_extra_bytes = std::size_t{160} << 20;
 inline bool gather_pays(std::size_t total, int ranks, std::size_t key_bytes) {
   const std::size_t P = static_cast<std::size_t>(ranks);
   return total * key_bytes * (P - 1) * (P - 1) <= gather_extra_bytes * P * P;
@@ -917,7 +972,7 @@ inline bool gather_pays(std::size_t total, int ranks, std::size_t key_bytes) {
 /// A second stream, for the exchange: on leaving, the caller's stream waits for it.
 class side_stream {
  public:
-  explicit side_stream(cudaStream_t main) : main_(main), stream_(of_thread()) {}
+  explicit side_stream(cudaStream_t main, int lane = 0) : main_(main), stream_(of_thread(lane)) {}
   ~side_stream() {
     cudaEvent_t done = nullptr;
     if (cudaEventCreateWithFlags(&done, cudaEventDisableTiming) == cudaSuccess) {
@@ -929,10 +984,12 @@ class side_stream {
   side_stream(const side_stream&) = delete;
   side_stream& operator=(const side_stream&) = delete;
   cudaStream_t get() const { return stream_; }
-  /// The calling thread's stream on the current device, of the highest priority (the
-  /// transfers' blocks start ahead of the merges' waiting blocks), made once: making and
-  /// destroying a stream costs tens of microseconds of the host, a small total's whole exchange.
-  static cudaStream_t of_thread() {
+  /// The calling thread's stream `lane` (of `lanes`) on the current device, of the highest
+  /// priority (the transfers' blocks start ahead of the merges' waiting blocks), made once:
+  /// making and destroying a stream costs tens of microseconds of the host, a small total's
+  /// whole exchange.
+  static constexpr int lanes = 2;
+  static cudaStream_t of_thread(int lane = 0) {
     struct kept_streams {
       std::vector<cudaStream_t> by_device;
       ~kept_streams() {
@@ -943,7 +1000,7 @@ class side_stream {
     thread_local kept_streams kept;
     int device = 0;
     WARPSORT_CUDA_CHECK(cudaGetDevice(&device));
-    const std::size_t d = static_cast<std::size_t>(device);
+    const std::size_t d = static_cast<std::size_t>(device) * lanes + static_cast<std::size_t>(lane);
     if (kept.by_device.size() <= d) kept.by_device.resize(d + 1, nullptr);
     if (!kept.by_device[d]) {
       int least = 0, greatest = 0;
@@ -1011,10 +1068,10 @@ inline void copy_batch(const std::vector<direct_copy>& copies, cudaStream_t stre
 }
 
 /// The gathered path, once every rank has agreed on it and reserved its arena (gather_layout):
-/// the local sort into sequences (its plan's, as for the exchange) in the arena's spare buffer;
-/// step 3's records of their samples (one kernel), then the sequences (copy engines, or one
-/// kernel where options::exchange asks), copied into every peer's arena, each followed by an
-/// event; one host barrier; the records of every rank put in order on a side stream while the keys
+/// the local sort into sequences (its plan's, as for the exchange) in the arena's spare buffer,
+/// in ranges of sequences, each range copied into every peer's arena (copy engines, or one
+/// kernel where options::exchange asks) while the next sorts; step 3's records of their samples
+/// (one kernel) copied likewise; each followed by an event; one host barrier; the records of every rank put in order on a side stream while the keys
 /// travel; then this rank's slice of the merge of every rank's sequences, into keys.
 template <class Bits, class ToWords, class FromWords, class Enter>
 void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stream,
@@ -1053,13 +1110,36 @@ void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stre
   const std::size_t first_sample = shape.sample_start[first_run[mine]];
   const std::size_t my_samples = shape.sample_start[first_run[mine + 1]] - first_sample;
 
+  // the local sort in ranges of whole sequences, each range's keys copied into every peer's
+  // arena on a second stream (by copy engines as one batch; by one kernel only where asked)
+  // while the next range sorts
   enter("local_sort");
   events.mark(0);
-  if (n > 0) {
-    to_words(stream);
-    sort_into_sequences<Bits, no_values>(keys, spare, nullptr, nullptr, plans[mine],
-                                         arena + g.temp_at, g.temp_bytes, stream, local);
+  const bool by_kernel = o.exchange == options::exchange_path::sm_copies;
+  side_stream sends(stream, 1);
+  const std::vector<std::size_t> ends =
+      sequence_ranges(plans[mine], gather_pieces<Bits>(o, counts, mine));
+  if (n > 0) to_words(stream);
+  for (std::size_t i = 0; i + 1 < ends.size(); ++i) {
+    const std::size_t at = ends[i], len = ends[i + 1] - ends[i];
+    sort_into_sequences<Bits, no_values>(keys + at, spare + at, nullptr, nullptr,
+                                         range_plan(plans[mine], len, local), arena + g.temp_at,
+                                         g.temp_bytes, stream, local);
+    side_stream::order(stream, sends.get());
+    copy_list<Bits> key_copies;
+    std::vector<direct_copy> engine_copies;
+    for (std::size_t j = 1; j < P; ++j) {
+      const std::size_t q = (mine + j) % P;
+      Bits* const to = reinterpret_cast<Bits*>(arenas.at[q]) + gp.layouts[q].share_at[mine] + at;
+      if (by_kernel)
+        key_copies.add(spare + at, to, len);
+      else
+        engine_copies.push_back({to, spare + at, len * sizeof(Bits)});
+    }
+    copy_batch(engine_copies, sends.get());
+    copy_pieces(key_copies, sends.get());
   }
+  WARPSORT_CUDA_CHECK(cudaEventRecord(peers->sent(me, keys_sent), sends.get()));
   events.mark(1);
   enter("splitters");  // this rank's samples; every rank's are sorted while the keys travel
   stages::gather_samples<stages::any_runs<Bits>, less<Bits>>(runs, a.records_in + first_sample,
@@ -1067,10 +1147,8 @@ void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stre
   events.mark(2);
 
   enter("exchange");
-  // the records by one kernel, then the keys by copy engines as one batch (by one kernel only
-  // where asked: its blocks would take the SMs the records' sort runs on meanwhile)
-  const bool by_kernel = o.exchange == options::exchange_path::sm_copies;
-  copy_list<Bits> record_copies, key_copies;
+  // the records by one kernel, ahead of the last range's keys
+  copy_list<Bits> record_copies;
   for (std::size_t j = 1; j < P; ++j) {
     const std::size_t q = (mine + j) % P;
     if (my_samples > 0)
@@ -1081,18 +1159,6 @@ void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stre
   }
   copy_pieces(record_copies, stream);
   WARPSORT_CUDA_CHECK(cudaEventRecord(peers->sent(me, records_sent), stream));
-  std::vector<direct_copy> engine_copies;
-  for (std::size_t j = 1; j < P && n > 0; ++j) {
-    const std::size_t q = (mine + j) % P;
-    Bits* const to = reinterpret_cast<Bits*>(arenas.at[q]) + gp.layouts[q].share_at[mine];
-    if (by_kernel)
-      key_copies.add(spare, to, n);
-    else
-      engine_copies.push_back({to, spare, n * sizeof(Bits)});
-  }
-  copy_batch(engine_copies, stream);
-  copy_pieces(key_copies, stream);
-  WARPSORT_CUDA_CHECK(cudaEventRecord(peers->sent(me, keys_sent), stream));
   peers->barrier("exchange");
   const record* sorted = a.records_in;
   {
@@ -1101,8 +1167,8 @@ void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stre
       WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(side.get(), peers->sent(p, records_sent), 0));
     sorted = stages::order_run_samples<Bits>(a, shape, side.get());
   }  // the stream waits for the sort here
-  for (int p = 0; p < ranks; ++p)
-    if (p != me) WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(stream, peers->sent(p, keys_sent), 0));
+  for (int p = 0; p < ranks; ++p)  // this rank's own sends too: they read its sequences
+    WARPSORT_CUDA_CHECK(cudaStreamWaitEvent(stream, peers->sent(p, keys_sent), 0));
   events.mark(3);
 
   enter("merge");
@@ -1118,6 +1184,7 @@ void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stre
   events.mark(4);
 
   result.gathered = true;
+  result.gather_pieces = ends.size() - 1;
   result.copy_engines = true;  // straight into the arenas (by_kernel: with the SMs)
   result.sm_copies = by_kernel;
   result.exchange_rounds = 1;

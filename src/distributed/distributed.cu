@@ -3,6 +3,7 @@
 #include "ipc_peer_memory.hpp"
 
 #include <warpsort/detail/distributed/sort_impl.cuh>
+#include <warpsort/detail/stages/word_map.cuh>
 #include <warpsort/distributed.cuh>
 #include <warpsort/key_types.hpp>
 
@@ -191,20 +192,6 @@ std::size_t balanced_start(int rank, int ranks, std::size_t total) {
 
 namespace detail {
 
-template <class Key, class Comp>
-__global__ void to_words_kernel(Key* keys, std::size_t n) {
-  using map = order_words_for<Key, Comp>;
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) reinterpret_cast<typename map::bits*>(keys)[i] = map::to(keys[i]);
-}
-
-template <class Key, class Comp>
-__global__ void from_words_kernel(Key* keys, std::size_t n) {
-  using map = order_words_for<Key, Comp>;
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) keys[i] = map::from(reinterpret_cast<typename map::bits*>(keys)[i]);
-}
-
 /// Which zeros the float keys hold (zero_sign bits, or'ed into *signs): a grid-stride pass, one
 /// atomic a warp at most (keys that are all zeros must not queue on one address).
 template <class Key>
@@ -219,9 +206,6 @@ __global__ void zero_signs_kernel(const Key* keys, std::size_t n, std::int32_t* 
     atomicOr(reinterpret_cast<int*>(signs), static_cast<int>(found));
 }
 
-}  // namespace detail
-
-namespace detail {
 
 /// Both calls: map the keys to their order's words once every rank has agreed, sort the words
 /// (with their values), map back; a failure where peers may wait on this rank aborts.
@@ -232,22 +216,12 @@ sort_result sort_mapped(Key* d_keys, Value* d_values, std::size_t n, std::size_t
   using bits = typename map::bits;
   const policy local = o.local ? *o.local : default_policy<Key>();
   const unsigned threads = 256;
+  bits* const words = reinterpret_cast<bits*>(d_keys);
   const auto map_in = [&](cudaStream_t s) {
-    if constexpr (!map::identity) {
-      if (n == 0) return;
-      to_words_kernel<Key, Comp>
-          <<<static_cast<unsigned>(stages::ceil_div(n, threads)), threads, 0, s>>>(d_keys, n);
-      WARPSORT_CHECK_LAUNCH();
-    }
+    stages::map_words<stages::key_to_order_word<Key, Comp>>(words, words, n, s);
   };
   const auto map_out = [&](std::size_t count, cudaStream_t s) {
-    if constexpr (!map::identity) {
-      if (count == 0) return;
-      from_words_kernel<Key, Comp>
-          <<<static_cast<unsigned>(stages::ceil_div(count, threads)), threads, 0, s>>>(d_keys,
-                                                                                      count);
-      WARPSORT_CHECK_LAUNCH();
-    }
+    stages::map_words<stages::order_word_to_key<Key, Comp>>(words, words, count, s);
   };
   try {
     // pairs of float keys: which zeros they hold (both signs anywhere: every rank refuses)

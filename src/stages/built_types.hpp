@@ -33,10 +33,10 @@ static_assert(!order_traits<key, less<key>>::sorts_as_bits,
 #include <warpsort/detail/stages/word_map.cuh>
 namespace warpsort::stages::built {
 using float_key = WARPSORT_STEP_FLOAT;
-using reads_ascending = float_to_order_word<float_key, less<float_key>>;
-using reads_descending = float_to_order_word<float_key, greater<float_key>>;
-using writes_ascending = order_word_to_float<float_key, less<float_key>>;
-using writes_descending = order_word_to_float<float_key, greater<float_key>>;
+using reads_ascending = key_to_order_word<float_key, less<float_key>>;
+using reads_descending = key_to_order_word<float_key, greater<float_key>>;
+using writes_ascending = order_word_to_key<float_key, less<float_key>>;
+using writes_descending = order_word_to_key<float_key, greater<float_key>>;
 static_assert(sizeof(float_key) == sizeof(key), "a float's order words are its width");
 }  // namespace warpsort::stages::built
 #define WARPSORT_STEP_INSTANTIATE_FLOAT_MAPS(F, ascending, descending)                        \

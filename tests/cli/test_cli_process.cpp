@@ -743,7 +743,8 @@ TEST_F(CliProcess, DistRecordsEveryRanksPhases) {
       for (const char* phase : {"ms", "local_sort_ms", "splitters_ms", "exchange_ms", "merge_ms"})
         EXPECT_GT(rank[phase].get<double>(), 0.0) << phase << ": " << record.dump();
       EXPECT_GT(rank["last_part_merge_ms"].get<double>(), 0.0) << record.dump();
-      EXPECT_LE(rank["last_part_merge_ms"].get<double>(), rank["merge_ms"].get<double>() + 1e-3)
+      // (the merge phase starts on the exchange's stream: clocks a few microseconds apart)
+      EXPECT_LE(rank["last_part_merge_ms"].get<double>(), rank["merge_ms"].get<double>() + 5e-3)
           << record.dump();
     }
   }

@@ -1024,9 +1024,11 @@ void sort_over_nccl(int devices, const std::vector<std::size_t>& n, const std::s
                                      cudaMemcpyDeviceToHost));
     if (total > 0) {
       EXPECT_GT(results[d].times.total_ms(), 0.0f);
-      // the last part's merge is a share of the merge phase (events in stream order)
+      // the last part's merge is a share of the merge phase (events in stream order; the
+      // phase starts on the exchange's stream, so the two clocks may differ by a few
+      // microseconds: 1.5 us was seen on four H200s, with a 13 us merge)
       EXPECT_GE(results[d].times.last_part_merge_ms, 0.0f);
-      EXPECT_LE(results[d].times.last_part_merge_ms, results[d].times.merge_ms + 1e-3f);
+      EXPECT_LE(results[d].times.last_part_merge_ms, results[d].times.merge_ms + 5e-3f);
     }
     cudaFree(keys[d]);
     cudaStreamDestroy(streams[d]);

@@ -73,8 +73,8 @@ TEST(FloatOrder, TotalOrderOnTheHost) {
 // before +0.0 (ascending; just after, descending).
 template <class Float, class Comp>
 void check_word_maps() {
-  using to_word = warpsort::stages::float_to_order_word<Float, Comp>;
-  using to_float = warpsort::stages::order_word_to_float<Float, Comp>;
+  using to_word = warpsort::stages::key_to_order_word<Float, Comp>;
+  using to_float = warpsort::stages::order_word_to_key<Float, Comp>;
   using word = typename to_word::word;
   const Float nan = std::numeric_limits<Float>::quiet_NaN();
   const Float inf = std::numeric_limits<Float>::infinity();

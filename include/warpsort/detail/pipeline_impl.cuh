@@ -65,22 +65,6 @@ extern template void sort_keys<std::uint64_t, less<std::uint64_t>>(
 
 namespace detail {
 
-/// out[i] = Map::apply(in[i]) (word_map.cuh; in may equal out).
-template <class Map, class Word>
-__global__ void map_words_kernel(const Word* in, Word* out, std::size_t n) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = Map::apply(in[i]);
-}
-
-template <class Map, class Word>
-void map_words(const Word* in, Word* out, std::size_t n, cudaStream_t stream) {
-  if (n == 0) return;
-  const unsigned threads = 256;
-  map_words_kernel<Map><<<static_cast<unsigned>(stages::ceil_div(n, threads)), threads, 0,
-                          stream>>>(in, out, n);
-  WARPSORT_CHECK_LAUNCH();
-}
-
 /// Floats in passes of their own (the ablation's designs, and the library's small inputs): map
 /// into d_out as words, sort the words in place with sort_words(temp, bytes, words, times)
 /// (first called with null pointers: only the bytes it needs), map back. Two element-wise
@@ -100,10 +84,10 @@ void sort_floats_as_bits(void* d_temp, std::size_t& temp_bytes, const Float* d_i
   if (!stages::storage_ready(carver, d_temp, temp_bytes, "warpsort::sort_keys")) return;
   if (n > 0 && (d_in == nullptr || d_out == nullptr))
     throw input_error("warpsort::sort_keys: null key pointer");
-  map_words<stages::float_to_order_word<Float, Comp>>(reinterpret_cast<const bits*>(d_in), words,
-                                                      n, stream);
+  stages::map_words<stages::key_to_order_word<Float, Comp>>(reinterpret_cast<const bits*>(d_in),
+                                                            words, n, stream);
   sort_words(inner, inner_bytes, words, times);
-  map_words<stages::order_word_to_float<Float, Comp>>(words, words, n, stream);
+  stages::map_words<stages::order_word_to_key<Float, Comp>>(words, words, n, stream);
 }
 
 /// The four steps on one stream: plan_for fits the policy to n and the device; then step 1 and the plan's
@@ -159,7 +143,7 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
   else events.mark(3);
   events.mark(4);
   if constexpr (!StoreMap::identity)
-    if (plan.round_count == 0) map_words<StoreMap>(d_out, d_out, n, stream);
+    if (plan.round_count == 0) stages::map_words<StoreMap>(d_out, d_out, n, stream);
   if (times) {
     *times = stage_times{};
     events.read({&times->sort_chunks_ms, &times->merge_sequences_ms, &times->split_ms,
@@ -194,8 +178,8 @@ void sort_floats_in_steps(void* d_temp, std::size_t& temp_bytes, const Float* d_
                                      sort_words);
     return;
   }
-  sort_by_four_steps<bits, less<bits>, stages::float_to_order_word<Float, Comp>,
-                     stages::order_word_to_float<Float, Comp>>(
+  sort_by_four_steps<bits, less<bits>, stages::key_to_order_word<Float, Comp>,
+                     stages::order_word_to_key<Float, Comp>>(
       d_temp, temp_bytes, reinterpret_cast<const bits*>(d_in), reinterpret_cast<bits*>(d_out), n,
       {}, stream, tuning, times);
 }

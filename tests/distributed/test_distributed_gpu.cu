@@ -905,6 +905,9 @@ TEST(Distributed, EveryRankRefusesBadInputAlike) {
     o.merge_runs = runs;
     expect_all_refuse({2000, 2000, 2000}, "merge_runs must be in [1, 64]", o);
   }
+  distributed::options negative_pieces;
+  negative_pieces.gather_pieces = -1;
+  expect_all_refuse({2000, 2000, 2000}, "gather_pieces must be at least 0", negative_pieces);
 }
 
 TEST(Distributed, TooLittleMemoryIsRefusedBeforeAllocating) {

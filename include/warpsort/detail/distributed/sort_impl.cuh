@@ -1218,6 +1218,9 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   if (o.merge_runs < 1 || o.merge_runs > most_runs)
     throw input_error("warpsort::distributed::sort_keys: merge_runs must be in [1, " +
                       std::to_string(most_runs) + "]");
+  if (o.gather_pieces < 0)
+    throw input_error("warpsort::distributed::sort_keys: gather_pieces must be at least 0 "
+                      "(0: automatic)");
   (void)make_plan(n, local);  // the policy's own checks, alike on every rank
   sort_result result;
   t.set_timeout(o.timeout_seconds);

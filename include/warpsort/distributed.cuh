@@ -153,7 +153,8 @@ struct options {
   gather_path gather_all = gather_path::automatic;
   /// The gathered path: a rank's local sort runs in this many ranges of whole sequences (at
   /// most its sequences), each range's keys copied to the peers while the next range sorts
-  /// (0: automatic: two where a rank receives at least 96 MiB of its peers' keys, else one). The same on every rank.
+  /// (0: automatic: two where a rank receives at least 96 MiB of its peers' keys, else one).
+  /// The same on every rank.
   int gather_pieces = 0;
   /// Record CUDA events between the phases and wait for them (sort_result::times).
   bool timed = false;

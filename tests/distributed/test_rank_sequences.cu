@@ -142,7 +142,8 @@ TEST(LocalSortRanges, RangesAreWholeSequencesSortedByThePlansRounds) {
         ASSERT_GE(ends.size(), 2u) << label;
         EXPECT_EQ(ends.front(), 0u) << label;
         EXPECT_EQ(ends.back(), n) << label;
-        EXPECT_LE(ends.size() - 1, std::max<std::size_t>(1, static_cast<std::size_t>(pieces))) << label;
+        const std::size_t asked = std::max<std::size_t>(1, static_cast<std::size_t>(pieces));
+        EXPECT_LE(ends.size() - 1, asked) << label;
         EXPECT_LE(ends.size() - 1, lp.sequences) << label;
         std::size_t sequences = 0;
         for (std::size_t i = 0; i + 1 < ends.size(); ++i) {

@@ -1071,8 +1071,9 @@ inline void copy_batch(const std::vector<direct_copy>& copies, cudaStream_t stre
 /// the local sort into sequences (its plan's, as for the exchange) in the arena's spare buffer,
 /// in ranges of sequences, each range copied into every peer's arena (copy engines, or one
 /// kernel where options::exchange asks) while the next sorts; step 3's records of their samples
-/// (one kernel) copied likewise; each followed by an event; one host barrier; the records of every rank put in order on a side stream while the keys
-/// travel; then this rank's slice of the merge of every rank's sequences, into keys.
+/// (one kernel) copied likewise; each followed by an event; one host barrier; the records of
+/// every rank put in order on a side stream while the keys travel; then this rank's slice of
+/// the merge of every rank's sequences, into keys.
 template <class Bits, class ToWords, class FromWords, class Enter>
 void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stream,
                       const options& o, const policy& local, const std::vector<std::size_t>& counts,

@@ -154,7 +154,11 @@ struct options {
   /// The gathered path: a rank's local sort runs in this many ranges of whole sequences (at
   /// most its sequences), each range's keys copied to the peers while the next range sorts
   /// (0: automatic: two where a rank receives at least 96 MiB of its peers' keys, else one).
-  /// The same on every rank.
+  /// The same on every rank. Where the path is likely (from the rank's own count and options)
+  /// and the rank's receive arena from an earlier call holds its own region, the first range
+  /// is sorted into the arena before the ranks agree (the caller's keys only read), and used
+  /// where the agreement takes the gathered path with the same arena and ranges
+  /// (sort_result::sorted_before_agreement).
   int gather_pieces = 0;
   /// Record CUDA events between the phases and wait for them (sort_result::times).
   bool timed = false;
@@ -201,6 +205,7 @@ struct sort_result {
   bool two_copies = false;               // the two-copy memory plan (options::memory_plan)
   bool gathered = false;                 // every rank's keys copied to every rank (options::gather_all)
   std::size_t gather_pieces = 0;         // ... the ranges this rank's local sort ran in, each sent as it ended
+  bool sorted_before_agreement = false;  // ... its first range sorted while the ranks agreed
   phase_times times;
   std::size_t keys_sent_to_others(int rank) const;
 };

@@ -446,6 +446,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   bool two_copies = false;           // alike on every rank
   bool gathered = false;             // alike on every rank
   std::size_t gather_pieces = 0;     // rank 0's
+  std::size_t sorted_early_runs = 0;  // timed runs whose first range rank 0 sorted early
   std::string failure;
   cudaEvent_t start, stop;
   WARPSORT_CUDA_CHECK(cudaEventCreate(&start));
@@ -534,6 +535,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
     two_copies = r.two_copies;
     gathered = r.gathered;
     gather_pieces = r.gather_pieces;
+    if (r.sorted_before_agreement) ++sorted_early_runs;
     for (int p = 0; p < P; ++p) sent_to_others = std::max(sent_to_others, r.keys_sent_to_others(p));
   }
   WARPSORT_CUDA_CHECK(cudaEventDestroy(start));
@@ -651,6 +653,7 @@ nlohmann::json run_one(rank_context& ctx, const std::string& dist, std::size_t t
   j["memory_plan"] = two_copies ? "two_copies" : "apart";
   j["gathered"] = gathered;
   j["gather_pieces"] = gather_pieces;
+  j["sorted_early_runs"] = sorted_early_runs;
   j["exchange_gb_s_per_gpu"] = exchange_ms > 0 ? sent_to_others * pair_bytes / (exchange_ms * 1e6) : 0;
   if (alltoall_fits || P == 1) {
     j["nccl_alltoall_ms"] = alltoall_ms;
@@ -736,7 +739,8 @@ void write_results(const dist_options& o, const nlohmann::json& rows) {
   const std::vector<std::string> cols{
       "gpus", "type", "order", "distribution", "n", "rebalance", "values", "local", "generated_on", "reps", "ms",
       "keys_per_s", "local_sort_ms", "splitters_ms", "exchange_ms", "merge_ms", "rebalance_ms",
-      "largest_over_mean", "largest_over_mean_max", "exchange_rounds", "last_round", "exchange", "memory_plan", "gathered", "gather_pieces", "exchange_bytes_per_gpu",
+      "largest_over_mean", "largest_over_mean_max", "exchange_rounds", "last_round", "exchange", "memory_plan", "gathered", "gather_pieces",
+      "sorted_early_runs", "exchange_bytes_per_gpu",
       "exchange_gb_s_per_gpu", "nccl_alltoall_ms", "nccl_alltoall_gb_s_per_gpu", "single_gpu_ms",
       "speedup_vs_single_gpu", "validated"};
   std::ofstream csv(o.out + "/dist.csv");

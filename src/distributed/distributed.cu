@@ -217,8 +217,11 @@ sort_result sort_mapped(Key* d_keys, Value* d_values, std::size_t n, std::size_t
   const policy local = o.local ? *o.local : default_policy<Key>();
   const unsigned threads = 256;
   bits* const words = reinterpret_cast<bits*>(d_keys);
-  const auto map_in = [&](cudaStream_t s) {
-    stages::map_words<stages::key_to_order_word<Key, Comp>>(words, words, n, s);
+  // the keys' words from `from` into `to` (in place where they are equal); whether a pass ran
+  const auto map_in = [&](const bits* from, bits* to, cudaStream_t s) {
+    using to_word = stages::key_to_order_word<Key, Comp>;
+    stages::map_words<to_word>(from, to, n, s);
+    return !to_word::identity;
   };
   const auto map_out = [&](std::size_t count, cudaStream_t s) {
     stages::map_words<stages::order_word_to_key<Key, Comp>>(words, words, count, s);
@@ -253,7 +256,7 @@ sort_result sort_mapped(Key* d_keys, Value* d_values, std::size_t n, std::size_t
         auto* words = reinterpret_cast<bits*>(d_keys);
         if (temp == nullptr)
           return sort_whole_bytes<bits, Value>(o.local_sort, true, n, local);
-        map_in(s);
+        map_in(words, words, s);
         sort_whole<bits, Value>(o.local_sort, true, temp, bytes, words, words, d_values, d_values,
                                 n, s, local);
         map_out(n, s);

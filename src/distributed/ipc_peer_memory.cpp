@@ -86,6 +86,7 @@ peer_memory::arenas ipc_peer_memory::reserve(const std::vector<std::size_t>& byt
     if (bytes[me] > sizes_[me]) {
       // nothing reads or writes the arena now: its last readers (this rank's merges) are
       // behind the stream's wait above and the agreement before it, its writers behind those
+      // (this rank's local sort begun before the agreement was waited for by the sort)
       if (arena_) WARPSORT_CUDA_CHECK(cudaFree(arena_));
       arena_ = nullptr;
       sizes_[me] = 0;

@@ -30,6 +30,7 @@ class ipc_peer_memory final : public peer_memory {
   ipc_peer_memory& operator=(const ipc_peer_memory&) = delete;
 
   std::size_t arena_bytes() const override { return sizes_[static_cast<std::size_t>(me_)]; }
+  void* arena() const override { return arena_; }
   arenas reserve(const std::vector<std::size_t>& bytes, cudaStream_t stream,
                  const char* phase) override;
   cudaEvent_t sent(int rank, int part) override;

@@ -75,60 +75,110 @@ distributed::options on_path(distributed::options o, path how) {
   return o;
 }
 
+/// One call of a sequence on the same ranks: the inputs (one vector a rank), each rank's
+/// capacity (empty: required_capacity, or the input count when rebalancing), whether every rank
+/// must refuse it, the options and how the keys move.
+template <class Key>
+struct call_case {
+  std::vector<std::vector<Key>> inputs;
+  std::vector<std::size_t> capacity;
+  bool refused = false;
+  distributed::options o;
+  path how = path::direct;
+  std::string label;
+};
+
+/// What a sequence of calls left: every call's runs, every rank's keys as the refused calls
+/// left them, and every rank's arena bytes before and after each call.
+template <class Key>
+struct calls_run {
+  std::vector<std::vector<rank_run>> runs;
+  std::vector<std::vector<std::vector<Key>>> left;
+  std::vector<std::vector<std::size_t>> arena_before, arena_after;
+};
+
+/// Runs `calls` in order with P threads on one GPU, each rank on its own stream and transport
+/// kept for all of them (so that later calls find the arenas of earlier ones; with arenas
+/// unless the first call's keys move through the transport alone).
+template <class Key, class Comp>
+calls_run<Key> calls_on_threads(std::vector<call_case<Key>> calls) {
+  const int P = static_cast<int>(calls.front().inputs.size());
+  std::size_t most = 1;  // every rank's buffer: room for every call's input and capacity
+  for (auto& c : calls) {
+    std::size_t total = 0;
+    for (const auto& v : c.inputs) total += v.size();
+    for (int r = 0; c.capacity.size() < static_cast<std::size_t>(P); ++r) {
+      const std::size_t n = c.inputs[r].size();
+      const std::size_t bound = distributed::required_capacity(total, P, r, c.o);
+      c.capacity.push_back(c.o.rebalance ? n : std::max(n, bound));
+    }
+    for (int r = 0; r < P; ++r) most = std::max({most, c.capacity[r], c.inputs[r].size()});
+  }
+  const bool with_arenas = calls.front().how != path::transport;
+  warpsort::testing::thread_group group(P);
+  calls_run<Key> out;
+  out.runs.assign(calls.size(), std::vector<rank_run>(P));
+  out.left.assign(calls.size(), std::vector<std::vector<Key>>(P));
+  out.arena_before.assign(calls.size(), std::vector<std::size_t>(P));
+  out.arena_after = out.arena_before;
+  std::vector<std::thread> threads;
+  for (int r = 0; r < P; ++r)
+    threads.emplace_back([&, r] {
+      std::size_t c = 0;
+      try {
+        WARPSORT_CUDA_CHECK(cudaSetDevice(0));
+        cudaStream_t stream;
+        WARPSORT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+        warpsort::detail::device_buffer<Key> keys(most);
+        warpsort::testing::thread_transport t(group, r, with_arenas);
+        const auto arena_bytes = [&] { return t.peers() ? t.peers()->arena_bytes() : 0; };
+        for (; c < calls.size(); ++c) {
+          const std::vector<Key>& in = calls[c].inputs[r];
+          rank_run& run = out.runs[c][r];
+          // on the rank's stream: a copy from pageable memory may return before it lands, and
+          // the sort's non-blocking stream would not wait for the default stream
+          if (!in.empty())
+            WARPSORT_CUDA_CHECK(cudaMemcpyAsync(keys.get(), in.data(), in.size() * sizeof(Key),
+                                                cudaMemcpyHostToDevice, stream));
+          out.arena_before[c][r] = arena_bytes();
+          try {
+            const distributed::options o = on_path(calls[c].o, calls[c].how);
+            run.result = distributed::sort_keys<Key, Comp>(keys.get(), in.size(),
+                                                           calls[c].capacity[r], t, stream,
+                                                           Comp{}, o);
+            WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
+            run.output.resize(run.result.count * sizeof(Key));
+            if (run.result.count)
+              WARPSORT_CUDA_CHECK(cudaMemcpy(run.output.data(), keys.get(), run.output.size(),
+                                             cudaMemcpyDeviceToHost));
+          } catch (...) {
+            run.error = std::current_exception();
+            if (calls[c].refused) {  // refused before any work: nothing waits on a peer
+              WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
+              out.left[c][r] = warpsort::testing::to_host(keys.get(), in.size());
+            }
+          }
+          out.arena_after[c][r] = arena_bytes();
+        }
+        cudaStreamDestroy(stream);
+      } catch (...) {
+        if (c < calls.size()) out.runs[c][r].error = std::current_exception();
+        group.abort();  // a rank that fails outside the sort must not leave its peers waiting
+      }
+    });
+  for (auto& th : threads) th.join();
+  return out;
+}
+
 /// Sorts `inputs` (one vector a rank) with P threads on one GPU; capacity per rank as given
-/// (0: required_capacity, or the input count when rebalancing).
+/// (empty: required_capacity, or the input count when rebalancing).
 template <class Key, class Comp>
 std::vector<rank_run> sort_on_threads(const std::vector<std::vector<Key>>& inputs,
                                       const distributed::options& o,
                                       std::vector<std::size_t> capacity = {},
                                       path how = path::direct) {
-  const int P = static_cast<int>(inputs.size());
-  std::size_t total = 0;
-  for (const auto& v : inputs) total += v.size();
-  if (capacity.empty())
-    for (int r = 0; r < P; ++r)
-      capacity.push_back(o.rebalance ? inputs[r].size()
-                                     : std::max(inputs[r].size(),
-                                                distributed::required_capacity(total, P, r, o)));
-  warpsort::testing::thread_group group(P);
-  std::vector<rank_run> runs(P);
-  std::vector<std::thread> threads;
-  for (int r = 0; r < P; ++r)
-    threads.emplace_back([&, r] {
-      try {
-        WARPSORT_CUDA_CHECK(cudaSetDevice(0));
-        cudaStream_t stream;
-        WARPSORT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-        // room for the input even where the test passes a smaller capacity, to see it refused
-        warpsort::detail::device_buffer<Key> keys(
-            std::max<std::size_t>(std::max(capacity[r], inputs[r].size()), 1));
-        // on the rank's stream: a copy from pageable memory may return before it lands, and the
-        // sort's non-blocking stream would not wait for the default stream
-        if (!inputs[r].empty())
-          WARPSORT_CUDA_CHECK(cudaMemcpyAsync(keys.get(), inputs[r].data(),
-                                              inputs[r].size() * sizeof(Key),
-                                              cudaMemcpyHostToDevice, stream));
-        warpsort::testing::thread_transport t(group, r, how != path::transport);
-        try {
-          runs[r].result = distributed::sort_keys<Key, Comp>(keys.get(), inputs[r].size(),
-                                                             capacity[r], t, stream, Comp{},
-                                                             on_path(o, how));
-          WARPSORT_CUDA_CHECK(cudaStreamSynchronize(stream));
-          runs[r].output.resize(runs[r].result.count * sizeof(Key));
-          if (runs[r].result.count)
-            WARPSORT_CUDA_CHECK(cudaMemcpy(runs[r].output.data(), keys.get(),
-                                           runs[r].output.size(), cudaMemcpyDeviceToHost));
-        } catch (...) {
-          runs[r].error = std::current_exception();
-        }
-        cudaStreamDestroy(stream);
-      } catch (...) {
-        runs[r].error = std::current_exception();
-        group.abort();  // a rank that fails before or after the sort must not leave its peers waiting
-      }
-    });
-  for (auto& th : threads) th.join();
-  return runs;
+  return calls_on_threads<Key, Comp>({{inputs, std::move(capacity), false, o, how, ""}})
+      .runs.front();
 }
 
 std::string what(const std::exception_ptr& e) {
@@ -451,6 +501,91 @@ pairs_run<Key, Value> pairs_on_threads(const std::vector<std::vector<Key>>& inpu
     });
   for (auto& th : threads) th.join();
   return run;
+}
+
+// Later calls on the same ranks sort the gathered path's first range while the ranks agree
+// (the arena of an earlier call holds it): used where the call takes the gathered path with the
+// same arena and ranges, else only waited for; a call refused meanwhile leaves every rank's keys
+// as they were.
+TYPED_TEST(DistributedKeys, CallsOnTheSameRanksSortBeforeTheyAgree) {
+  WARPSORT_REQUIRE_GPU();
+  using Key = TypeParam;
+  using gather = distributed::options::gather_path;
+  const auto check = [&](auto comp, int P, const std::string& dist) {
+    using Comp = decltype(comp);
+    std::vector<call_case<Key>> calls;
+    std::uint64_t seed = 900 + static_cast<std::uint64_t>(P);
+    const auto add = [&](std::vector<std::size_t> counts, const std::string& name,
+                         distributed::options o = {}, std::vector<std::size_t> capacity = {},
+                         bool refused = false) {
+      calls.push_back({make_inputs<Key, Comp>(dist, counts, seed++), std::move(capacity), refused,
+                       o, path::direct, name});
+    };
+    // enough keys a rank that its local sort runs merge rounds (whose ping-pong could write the
+    // caller's keys) for every key type
+    const std::vector<std::size_t> even(P, 200003);
+    distributed::options pieces;
+    pieces.gather_pieces = 3;
+    std::vector<std::size_t> too_small(P, 0);  // rank 1 refuses: every rank must
+    too_small[1] = even[1] - 1;
+    for (int r = 0; r < P; ++r) if (r != 1) too_small[r] = 4 * even[r];
+    std::vector<std::size_t> with_empty = even;
+    with_empty[0] = 0;
+    distributed::options exchange;
+    exchange.gather_all = gather::never;
+    add(even, "first call (the arena grows)");
+    add(even, "second call");
+    add(even, "three ranges", pieces);
+    add(even, "three ranges again", pieces);
+    add(even, "refused by rank 1", {}, too_small, true);
+    add(even, "after the refusal");
+    add(std::vector<std::size_t>(P, 300007), "more keys (the arena grows)");
+    add(std::vector<std::size_t>(P, 300007), "more keys again");
+    add(with_empty, "an empty rank");
+    add(even, "the exchange", exchange);
+    add(std::vector<std::size_t>(P, 33), "few keys");
+    const calls_run<Key> done = calls_on_threads<Key, Comp>(calls);
+    for (std::size_t c = 0; c < calls.size(); ++c) {
+      const std::string label = "P " + std::to_string(P) + " " + dist + ", call " +
+                                std::to_string(c) + ": " + calls[c].label;
+      if (calls[c].refused) {
+        for (std::size_t r = 0; r < static_cast<std::size_t>(P); ++r) {
+          const auto& e = done.runs[c][r].error;
+          ASSERT_TRUE(e) << label << ": rank " << r << " did not refuse";
+          EXPECT_NE(what(e).find("capacity"), std::string::npos) << label << ": " << what(e);
+          EXPECT_EQ((words<Key, Comp>(done.left[c][r])), (words<Key, Comp>(calls[c].inputs[r])))
+              << label << ": rank " << r << "'s keys changed";
+        }
+        continue;
+      }
+      expect_sorted_whole<Key, Comp>(calls[c].inputs, done.runs[c], calls[c].o, label);
+      // the same counts and options as the call before: its arena holds this call's own region
+      bool as_before = c > 0 && !calls[c - 1].refused &&
+                       calls[c].o.gather_pieces == calls[c - 1].o.gather_pieces &&
+                       calls[c].o.gather_all == calls[c - 1].o.gather_all;
+      for (std::size_t r = 0; as_before && r < static_cast<std::size_t>(P); ++r)
+        as_before = calls[c].inputs[r].size() == calls[c - 1].inputs[r].size();
+      for (std::size_t r = 0; r < static_cast<std::size_t>(P); ++r) {
+        const rank_run& run = done.runs[c][r];
+        if (run.error) continue;  // expect_sorted_whole names it
+        const bool used = run.result.sorted_before_agreement;
+        const bool has_keys = !calls[c].inputs[r].empty();
+        EXPECT_EQ(run.result.gathered, calls[c].o.gather_all != gather::never) << label;
+        if (used) {
+          EXPECT_TRUE(run.result.gathered && has_keys) << label << ": rank " << r;
+          EXPECT_EQ(done.arena_after[c][r], done.arena_before[c][r])
+              << label << ": rank " << r << " used a sort in an arena that was replaced";
+        }
+        if (as_before && run.result.gathered && has_keys)
+          EXPECT_TRUE(used) << label << ": rank " << r << " did not sort before the agreement";
+      }
+    }
+  };
+  for (int P : {2, 3, 4}) {
+    check(less<Key>{}, P, "uniform");
+    check(greater<Key>{}, P, "specials");
+  }
+  check(less<Key>{}, 5, "eight_distinct");
 }
 
 TEST(Distributed, GatheredMergeIsRefusedAlikeWhereItCannotRun) {

@@ -167,6 +167,7 @@ class thread_group {
     return out;
   }
   std::size_t arena_bytes(int me) const { return arena_sizes_[static_cast<std::size_t>(me)]; }
+  unsigned char* arena(int me) const { return arenas_[static_cast<std::size_t>(me)]; }
   cudaEvent_t sent(int rank, int part) const {
     return sent_[static_cast<std::size_t>(rank) * distributed::peer_memory::most_parts +
                  static_cast<std::size_t>(part)];
@@ -232,6 +233,7 @@ class thread_transport final : public distributed::transport {
    public:
     explicit shared_arenas(thread_transport& t) : t_(t) {}
     std::size_t arena_bytes() const override { return t_.group_.arena_bytes(t_.rank_); }
+    void* arena() const override { return t_.group_.arena(t_.rank_); }
     peer_memory::arenas reserve(const std::vector<std::size_t>& bytes, cudaStream_t stream,
                                 const char* phase) override {
       return t_.group_.reserve(t_.rank_, bytes, stream, t_.deadline_, phase);

@@ -22,6 +22,9 @@ class peer_memory {
 
   /// Bytes this rank's arena holds now (0 before the first reserve).
   virtual std::size_t arena_bytes() const = 0;
+  /// This rank's arena now (null before the first reserve); the next reserve keeps it where it
+  /// holds what every rank asks for it.
+  virtual void* arena() const = 0;
 
   /// Every rank's arena, as this process reaches it.
   struct arenas {

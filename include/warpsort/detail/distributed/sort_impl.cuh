@@ -20,7 +20,8 @@
 //      re-sorted stably) while part k + 1 travels;
 //   4. optionally, an exchange of contiguous ranges rebalances the output to the input counts.
 // Small totals, where every rank copies into its peers' arenas, skip steps 2-4 (gather_and_merge):
-// every rank's sorted share (its local sequences) goes to every rank, which merges its own slice.
+// every rank's sorted share (its local sequences) goes to every rank, which merges its own slice;
+// from a transport's second call a rank begins that local sort while the ranks agree (early_sort).
 // The host waits for a few bytes twice a call: the statuses, and the counts, which also carry
 // whether each rank's allocation succeeded, so every rank learns of a failure before keys move.
 // Every rank makes the same sequence of collectives whatever its count (a rank with no keys
@@ -43,6 +44,7 @@
 #include <algorithm>
 #include <type_traits>
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -563,15 +565,18 @@ inline local_plan plan_local(std::size_t n, int ranks, const policy& p, bool pai
   return lp;
 }
 
-/// Step 1 and the plan's rounds (but a bucketed last round), ping-ponging between keys and
-/// spare and ending in spare (keys is overwritten); or the whole single-GPU sort of keys into
-/// spare.
+/// Step 1 over the keys at `in` and the plan's rounds (but a bucketed last round),
+/// ping-ponging between keys and spare and ending in spare (keys is overwritten; `in`, where
+/// it is not keys, is only read); or the whole single-GPU sort of keys into spare.
 template <class Bits, class Value>
-void sort_into_sequences(Bits* keys, Bits* spare, const Value* values, Value* spare_values,
-                         const local_plan& lp, void* temp, std::size_t temp_bytes,
-                         cudaStream_t stream, const policy& local) {
+void sort_into_sequences(const Bits* in, Bits* keys, Bits* spare, const Value* values,
+                         Value* spare_values, const local_plan& lp, void* temp,
+                         std::size_t temp_bytes, cudaStream_t stream, const policy& local) {
   if (lp.n == 0) return;
   if (lp.whole) {
+    if (in != keys)
+      WARPSORT_CUDA_CHECK(cudaMemcpyAsync(keys, in, lp.n * sizeof(Bits), cudaMemcpyDeviceToDevice,
+                                          stream));
     sort_whole<Bits, Value>(lp.algorithm, false, temp, temp_bytes, keys, spare, values,
                             spare_values, lp.n, stream, local);
     return;
@@ -580,7 +585,7 @@ void sort_into_sequences(Bits* keys, Bits* spare, const Value* values, Value* sp
     const less<Bits> comp{};
     const int passes = 1 + lp.rounds_run();
     const auto target = [&](int pass) { return (passes - 1 - pass) % 2 == 0 ? spare : keys; };
-    stages::sort_chunks(keys, target(0), lp.n, comp, local, stream);
+    stages::sort_chunks(in, target(0), lp.n, comp, local, stream);
     for (int r = 0; r < lp.rounds_run(); ++r) {
       const stages::split_layout layout = stages::split_sets<Bits, less<Bits>>(
           target(r), lp.n, lp.plan.rounds[r], temp, temp_bytes, comp, local, stream);
@@ -882,15 +887,21 @@ rank_needs needs_of(std::size_t n, std::size_t total, int ranks, int rank, const
 }
 
 /// The gathered path (options::gather_all): every rank's sorted share copied whole into every
-/// other rank's arena, each merging its slice of all N keys. Rank q's arena holds the other
-/// ranks' shares in rank order (each aligned), then its own share sorted (the spare buffer),
-/// the storage of its local sort, then the merge's, which starts with step 3's records: every
-/// rank writes its own samples' records there, so that they are sorted while the keys travel.
-/// It is all of a rank's work memory, reserved with the arenas, whose reservation every rank
-/// learns the outcome of before any key moves.
+/// other rank's arena, each merging its slice of all N keys. Rank q's arena holds first its
+/// own region (its share sorted: the spare buffer; the local sort's other buffer, so that the
+/// caller's keys are only read until the merge; the local sort's storage), whose layout
+/// depends on its own count alone, so that the local sort may start before the agreement;
+/// then the other ranks' shares in rank order (each aligned); then the merge's storage, which
+/// starts with step 3's records: every rank writes its own samples' records there, so that
+/// they are sorted while the keys travel. It is all of a rank's work memory, reserved with the
+/// arenas, whose reservation every rank learns the outcome of before any key moves.
+struct own_region {
+  std::size_t spare_at = 0, pong_at = 0, temp_at = 0, temp_bytes = 0, end = 0;  // in bytes
+};
 struct gather_layout {
+  own_region own;
   std::vector<std::size_t> share_at;  // share_at[p]: where rank p's share is, in keys (p != q)
-  std::size_t spare_at = 0, temp_at = 0, temp_bytes = 0, merge_at = 0, bytes = 0;  // in bytes
+  std::size_t merge_at = 0, bytes = 0;  // in bytes
 };
 /// The runs every rank merges: every rank's sequences (its local plan's), in rank order.
 inline stages::runs_shape gather_runs_shape(const std::vector<local_plan>& plans,
@@ -917,24 +928,32 @@ int gather_pieces(const options& o, const std::vector<std::size_t>& counts, std:
   for (std::size_t p = 0; p < counts.size(); ++p) received += p == rank ? 0 : counts[p];
   return received * sizeof(Bits) >= gather_two_pieces_bytes ? 2 : 1;
 }
+inline std::size_t round_up(std::size_t x, std::size_t to) { return stages::ceil_div(x, to) * to; }
+/// A rank's own region of its arena, from its count, plan and ranges alone.
+template <class Bits>
+own_region own_region_of(std::size_t n, const local_plan& lp, int pieces, const policy& local) {
+  own_region r;
+  r.pong_at = round_up(n * sizeof(Bits), 256);
+  r.temp_at = round_up(r.pong_at + n * sizeof(Bits), 256);
+  r.temp_bytes = ranges_sort_bytes<Bits>(lp, pieces, local);
+  r.end = r.temp_at + r.temp_bytes;
+  return r;
+}
 /// Rank q's arena; `merge_bytes`: the merge's storage (alike on every rank).
 template <class Bits>
 gather_layout gather_layout_of(const std::vector<std::size_t>& counts, std::size_t q,
                                const local_plan& lp, std::size_t merge_bytes, const options& o,
                                const policy& local) {
   const std::size_t P = counts.size();
-  const auto round_up = [](std::size_t x, std::size_t to) { return stages::ceil_div(x, to) * to; };
   gather_layout g;
+  g.own = own_region_of<Bits>(counts[q], lp, gather_pieces<Bits>(o, counts, q), local);
   g.share_at.assign(P, 0);
-  std::size_t at = 0;
+  std::size_t at = round_up(g.own.end, 256) / sizeof(Bits);
   for (std::size_t p = 0; p < P; ++p) {
     g.share_at[p] = at;
     if (p != q) at = round_up(at + counts[p], aligned_words<Bits>);
   }
-  g.spare_at = round_up(at * sizeof(Bits), 256);
-  g.temp_at = round_up(g.spare_at + counts[q] * sizeof(Bits), 256);
-  g.temp_bytes = ranges_sort_bytes<Bits>(lp, gather_pieces<Bits>(o, counts, q), local);
-  g.merge_at = round_up(g.temp_at + g.temp_bytes, 256);
+  g.merge_at = round_up(at * sizeof(Bits), 256);
   g.bytes = g.merge_at + merge_bytes;
   return g;
 }
@@ -1067,9 +1086,39 @@ inline void copy_batch(const std::vector<direct_copy>& copies, cudaStream_t stre
     WARPSORT_CUDA_CHECK(cudaMemcpyAsync(c.to, c.from, c.bytes, cudaMemcpyDeviceToDevice, stream));
 }
 
+/// The gathered path's local sort of keys [at, at + len), a range of whole sequences: from `in`
+/// (the caller's keys, or their words in the pong buffer), ping-ponging between the pong and
+/// spare buffers of the rank's own region and ending in spare.
+template <class Bits>
+void sort_gathered_range(const Bits* in, unsigned char* arena, const own_region& own,
+                         const local_plan& lp, std::size_t at, std::size_t len,
+                         cudaStream_t stream, const policy& local) {
+  Bits* const pong = reinterpret_cast<Bits*>(arena + own.pong_at);
+  Bits* const spare = reinterpret_cast<Bits*>(arena + own.spare_at);
+  sort_into_sequences<Bits, no_values>(in + at, pong + at, spare + at, nullptr, nullptr,
+                                       range_plan(lp, len, local), arena + own.temp_at,
+                                       own.temp_bytes, stream, local);
+}
+
+/// The gathered path's first range, sorted before the agreement where that path is likely
+/// (the host's agreement and planning, ~0.03-0.05 ms, then overlap the sort instead of
+/// preceding it): on a side stream, into the own region of the arena this rank already holds,
+/// which depends on its count alone and which no peer writes. The caller's keys are only read.
+/// Used where the agreement takes the gathered path with that arena and those ranges; otherwise
+/// only waited for (the stream waits for the lane when it is reset, before any other work).
+struct early_sort {
+  std::optional<side_stream> lane;
+  unsigned char* arena = nullptr;
+  std::size_t arena_bytes = 0;
+  local_plan plan;
+  int pieces = 0;
+  bool mapped = false;  // the keys' words are in the pong buffer (else the keys are the words)
+};
+
 /// The gathered path, once every rank has agreed on it and reserved its arena (gather_layout):
 /// the local sort into sequences (its plan's, as for the exchange) in the arena's spare buffer,
-/// in ranges of sequences, each range copied into every peer's arena (copy engines, or one
+/// in ranges of sequences (the first sorted before the agreement where sorted_early), each
+/// range copied into every peer's arena (copy engines, or one
 /// kernel where options::exchange asks) while the next sorts; step 3's records of their samples
 /// (one kernel) copied likewise; each followed by an event; one host barrier; the records of
 /// every rank put in order on a side stream while the keys travel; then this rank's slice of
@@ -1078,7 +1127,7 @@ template <class Bits, class ToWords, class FromWords, class Enter>
 void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stream,
                       const options& o, const policy& local, const std::vector<std::size_t>& counts,
                       const std::vector<local_plan>& plans, const gather_plan& gp,
-                      const peer_memory::arenas& arenas,
+                      const peer_memory::arenas& arenas, bool sorted_early, bool early_mapped,
                       warpsort::detail::event_marks<6>& events, sort_result& result,
                       ToWords to_words, FromWords from_words, Enter enter) {
   using record = stages::record_of<stages::any_runs<Bits>>;
@@ -1091,7 +1140,7 @@ void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stre
   const stages::runs_shape& shape = gp.shape;
   const gather_layout& g = gp.layouts[mine];
   unsigned char* const arena = arenas.at[mine];
-  Bits* const spare = reinterpret_cast<Bits*>(arena + g.spare_at);
+  Bits* const spare = reinterpret_cast<Bits*>(arena + g.own.spare_at);
   // every rank's sequences as the merge's runs: this rank's in its spare buffer, the others'
   // where they land in its arena
   std::vector<std::size_t> first_run(P + 1, 0);
@@ -1111,21 +1160,22 @@ void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stre
   const std::size_t first_sample = shape.sample_start[first_run[mine]];
   const std::size_t my_samples = shape.sample_start[first_run[mine + 1]] - first_sample;
 
-  // the local sort in ranges of whole sequences, each range's keys copied into every peer's
-  // arena on a second stream (by copy engines as one batch; by one kernel only where asked)
-  // while the next range sorts
+  // the local sort in ranges of whole sequences (the first one already sorted where
+  // sorted_early), each range's keys copied into every peer's arena on a second stream (by copy
+  // engines as one batch; by one kernel only where asked) while the next range sorts
   enter("local_sort");
-  events.mark(0);
+  if (!sorted_early) events.mark(0);
   const bool by_kernel = o.exchange == options::exchange_path::sm_copies;
   side_stream sends(stream, 1);
   const std::vector<std::size_t> ends =
       sequence_ranges(plans[mine], gather_pieces<Bits>(o, counts, mine));
-  if (n > 0) to_words(stream);
+  Bits* const pong = reinterpret_cast<Bits*>(arena + g.own.pong_at);
+  const bool mapped = sorted_early ? early_mapped : n > 0 && to_words(keys, pong, stream);
   for (std::size_t i = 0; i + 1 < ends.size(); ++i) {
     const std::size_t at = ends[i], len = ends[i + 1] - ends[i];
-    sort_into_sequences<Bits, no_values>(keys + at, spare + at, nullptr, nullptr,
-                                         range_plan(plans[mine], len, local), arena + g.temp_at,
-                                         g.temp_bytes, stream, local);
+    if (!(sorted_early && i == 0))
+      sort_gathered_range<Bits>(mapped ? pong : keys, arena, g.own, plans[mine], at, len, stream,
+                                local);
     side_stream::order(stream, sends.get());
     copy_list<Bits> key_copies;
     std::vector<direct_copy> engine_copies;
@@ -1186,10 +1236,11 @@ void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stre
 
   result.gathered = true;
   result.gather_pieces = ends.size() - 1;
+  result.sorted_before_agreement = sorted_early;
   result.copy_engines = true;  // straight into the arenas (by_kernel: with the SMs)
   result.sm_copies = by_kernel;
   result.exchange_rounds = 1;
-  result.temp_bytes = g.bytes - g.spare_at;
+  result.temp_bytes = g.own.end + (g.bytes - g.merge_at);
   for (std::size_t q = 0; q < P; ++q) {
     result.counts[q] = first(q + 1) - first(q);
     for (std::size_t p = 0; p < P; ++p) result.sent[p * P + q] = p == q ? 0 : counts[p];
@@ -1199,8 +1250,10 @@ void gather_and_merge(transport& t, Bits* keys, std::size_t n, cudaStream_t stre
   events.mark(5);
 }
 
-/// The sort of unsigned words (ascending) on this rank; to_words / from_words map the caller's
-/// keys in place once every rank has agreed to go ahead, and back at the end. One rank sorts its
+/// The sort of unsigned words (ascending) on this rank; to_words(from, to, stream) maps the
+/// caller's keys into words (in place once every rank has agreed to go ahead, or into the
+/// arena; it returns whether it ran a pass: false where the keys are their words) and
+/// from_words maps them back at the end. One rank sorts its
 /// keys in place by sort_one_rank(temp, bytes, stream) instead (a null temp: the bytes it needs).
 /// zero_signs: the caller's float keys' zeros (zero_sign), for pairs.
 template <class Bits, class Value, class ToWords, class FromWords, class OneRank>
@@ -1242,6 +1295,40 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
                  &times.rebalance_ms});
     if (last_part_marked) last_part.read({&times.last_part_merge_ms});
   };
+  // the gathered path's first range sorted before the agreement, where that path is likely:
+  // decided from this rank's count, options and arena alone (the agreement then decides whether
+  // it is used)
+  peer_memory* const peers = t.peers();
+  const bool second_round_cheap = t.gathers_on_host(sizeof(rank_status));
+  early_sort early;
+  if constexpr (!has_values<Value>) {
+    using gp = options::gather_path;
+    const bool likely =
+        o.gather_all == gp::always ||
+        (o.gather_all == gp::automatic && o.exchange_parts == 0 &&
+         o.memory == options::memory_plan::automatic &&
+         o.exchange == options::exchange_path::automatic &&
+         gather_pays(n * P, ranks, sizeof(Bits)));
+    if (ranks > 1 && n > 0 && keys != nullptr && n <= capacity && peers && second_round_cheap &&
+        o.local_sort == local_algorithm::warpsort &&
+        o.exchange != options::exchange_path::transport && likely) {
+      early.plan = plan_local(n, ranks, local, false, o.merge_runs, o.local_sort, false);
+      early.pieces = gather_pieces<Bits>(o, std::vector<std::size_t>(P, n), mine_at);
+      const own_region own = own_region_of<Bits>(n, early.plan, early.pieces, local);
+      early.arena = static_cast<unsigned char*>(peers->arena());
+      early.arena_bytes = peers->arena_bytes();
+      if (!early.plan.whole && early.arena != nullptr && early.arena_bytes >= own.end) {
+        events.mark(0);
+        early.lane.emplace(stream, 0);
+        side_stream::order(stream, early.lane->get());
+        Bits* const pong = reinterpret_cast<Bits*>(early.arena + own.pong_at);
+        early.mapped = to_words(keys, pong, early.lane->get());
+        const std::vector<std::size_t> ends = sequence_ranges(early.plan, early.pieces);
+        sort_gathered_range<Bits>(early.mapped ? pong : keys, early.arena, own, early.plan, 0,
+                                  ends[1], early.lane->get(), local);
+      }
+    }
+  }
   enter("agree");
 
   // 0. statuses, in a small allocation of their own
@@ -1250,12 +1337,10 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
     throw cuda_error(cudaErrorMemoryAllocation,
                      "warpsort::distributed::sort_keys: no device memory for the status exchange");
   auto* statuses = static_cast<rank_status*>(status_block.get());
-  peer_memory* const peers = t.peers();
   // The free memory each rank counts: first its pool's unused bytes alone, a lower bound read at
   // once (the driver's count takes tens of microseconds, as long as a small total's exchange);
   // where that does not cover some rank's plan, every rank reads the driver and the statuses go
   // round again (below). Where the statuses travel by collectives, the driver is read first.
-  const bool second_round_cheap = t.gathers_on_host(sizeof(rank_status));
   rank_status mine{n, capacity, second_round_cheap ? pool_unused_bytes() : allocatable_bytes(),
                    peers ? peers->arena_bytes() : no_arena, status_ok, second_round_cheap ? 0 : 1,
                    zero_signs};
@@ -1452,6 +1537,9 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   // rank's, before keys move
   peer_memory::arenas arenas;
   if (in_arena) {
+    // an arena about to be replaced is written by no early sort meanwhile
+    if (early.lane && needs[mine_at].arena_bytes > peers->arena_bytes())
+      t.wait(early.lane->get(), "agree");
     std::vector<std::size_t> arena_bytes(P);
     for (std::size_t p = 0; p < P; ++p) arena_bytes[p] = needs[p].arena_bytes;
     arenas = peers->reserve(arena_bytes, stream, "agree");
@@ -1463,6 +1551,16 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
                            "on rank(s) " + ranks_failed + " (every rank stops here; no key moved)");
     }
   }
+  // the first range sorted early is used where the gathered path runs in the same arena with
+  // the same plan and ranges; the stream waits for it either way
+  const local_plan& my_plan = plans[mine_at];
+  const bool sorted_early =
+      early.lane && gather && arenas.at[mine_at] == early.arena &&
+      peers->arena_bytes() == early.arena_bytes && my_plan.n == early.plan.n &&
+      my_plan.sequences == early.plan.sequences &&
+      my_plan.sequence_keys == early.plan.sequence_keys &&
+      gather_pieces<Bits>(o, counts, mine_at) == early.pieces;
+  early.lane.reset();
   // the keys copied by copy engines into the peers' arenas, or moved by the transport
   const bool direct = in_arena && arenas.direct && o.exchange != options::exchange_path::transport;
   result.copy_engines = direct;
@@ -1474,8 +1572,9 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
                            "them copied straight into the peers' arenas, which this transport "
                            "cannot (every rank stops here; no key moved)");
     if constexpr (!has_values<Value>) {
-      gather_and_merge<Bits>(t, keys, n, stream, o, local, counts, plans, gathered, arenas, events,
-                             result, to_words, from_words, enter);
+      gather_and_merge<Bits>(t, keys, n, stream, o, local, counts, plans, gathered, arenas,
+                             sorted_early, early.mapped, events, result, to_words, from_words,
+                             enter);
       finish();
       return result;
     }
@@ -1542,8 +1641,8 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   result.temp_bytes = control_size.used() + work_size.used();
   auto* spare_values = reinterpret_cast<Value*>(w.spare_values);
   if (allocated && n > 0) {
-    to_words(stream);
-    sort_into_sequences<Bits, Value>(keys, w.spare, values, spare_values, lp, w.temp,
+    to_words(keys, keys, stream);
+    sort_into_sequences<Bits, Value>(keys, keys, w.spare, values, spare_values, lp, w.temp,
                                      w.temp_bytes, stream, local);
     // two copies: the sequences back into the caller's buffer, before the counts go round (no
     // peer writes into the arena before it has every rank's counts)

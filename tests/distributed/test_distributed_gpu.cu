@@ -526,9 +526,9 @@ TYPED_TEST(DistributedKeys, CallsOnTheSameRanksSortBeforeTheyAgree) {
     const std::vector<std::size_t> even(P, 200003);
     distributed::options pieces;
     pieces.gather_pieces = 3;
-    std::vector<std::size_t> too_small(P, 0);  // rank 1 refuses: every rank must
-    too_small[1] = even[1] - 1;
-    for (int r = 0; r < P; ++r) if (r != 1) too_small[r] = 4 * even[r];
+    const int refusing = std::min(1, P - 1);  // its capacity short: every rank must refuse
+    std::vector<std::size_t> too_small(P);
+    for (int r = 0; r < P; ++r) too_small[r] = r == refusing ? even[r] - 1 : 4 * even[r];
     std::vector<std::size_t> with_empty = even;
     with_empty[0] = 0;
     distributed::options exchange;
@@ -537,7 +537,7 @@ TYPED_TEST(DistributedKeys, CallsOnTheSameRanksSortBeforeTheyAgree) {
     add(even, "second call");
     add(even, "three ranges", pieces);
     add(even, "three ranges again", pieces);
-    add(even, "refused by rank 1", {}, too_small, true);
+    add(even, "refused by one rank", {}, too_small, true);
     add(even, "after the refusal");
     add(std::vector<std::size_t>(P, 300007), "more keys (the arena grows)");
     add(std::vector<std::size_t>(P, 300007), "more keys again");
@@ -570,7 +570,7 @@ TYPED_TEST(DistributedKeys, CallsOnTheSameRanksSortBeforeTheyAgree) {
         if (run.error) continue;  // expect_sorted_whole names it
         const bool used = run.result.sorted_before_agreement;
         const bool has_keys = !calls[c].inputs[r].empty();
-        EXPECT_EQ(run.result.gathered, calls[c].o.gather_all != gather::never) << label;
+        EXPECT_EQ(run.result.gathered, P > 1 && calls[c].o.gather_all != gather::never) << label;
         if (used) {
           EXPECT_TRUE(run.result.gathered && has_keys) << label << ": rank " << r;
           EXPECT_EQ(done.arena_after[c][r], done.arena_before[c][r])
@@ -581,10 +581,11 @@ TYPED_TEST(DistributedKeys, CallsOnTheSameRanksSortBeforeTheyAgree) {
       }
     }
   };
-  for (int P : {2, 3, 4}) {
+  for (int P : {2, 3, 4, 8}) {
     check(less<Key>{}, P, "uniform");
     check(greater<Key>{}, P, "specials");
   }
+  check(less<Key>{}, 1, "uniform");  // one rank: the single-GPU sort, nothing sorted early
   check(less<Key>{}, 5, "eight_distinct");
 }
 

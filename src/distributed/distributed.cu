@@ -253,7 +253,6 @@ sort_result sort_mapped(Key* d_keys, Value* d_values, std::size_t n, std::size_t
         return sort_whole<Key, Value, Comp>(o.local_sort, true, temp, bytes, d_keys, d_keys,
                                             d_values, d_values, n, s, local);
       } else {
-        auto* words = reinterpret_cast<bits*>(d_keys);
         if (temp == nullptr)
           return sort_whole_bytes<bits, Value>(o.local_sort, true, n, local);
         map_in(words, words, s);

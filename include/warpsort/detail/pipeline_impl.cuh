@@ -142,8 +142,7 @@ void sort_by_four_steps(void* d_temp, std::size_t& temp_bytes, const Key* d_in, 
   if (plan.round_count > 0) round(plan.round_count - 1, 3);
   else events.mark(3);
   events.mark(4);
-  if constexpr (!StoreMap::identity)
-    if (plan.round_count == 0) stages::map_words<StoreMap>(d_out, d_out, n, stream);
+  if (plan.round_count == 0) stages::map_words<StoreMap>(d_out, d_out, n, stream);
   if (times) {
     *times = stage_times{};
     events.read({&times->sort_chunks_ms, &times->merge_sequences_ms, &times->split_ms,

@@ -987,6 +987,20 @@ inline bool gather_pays(std::size_t total, int ranks, std::size_t key_bytes) {
   const std::size_t P = static_cast<std::size_t>(ranks);
   return total * key_bytes * (P - 1) * (P - 1) <= gather_extra_bytes * P * P;
 }
+/// Whether the options take the gathered path for `total` keys where it can run: always, or
+/// automatically where the ranks are known to write into each other's arenas (they gather
+/// through host memory: processes of one host whose arenas every rank has opened, from a
+/// transport's second call, so that ranks on several hosts keep the exchange), nothing else is
+/// forced, and it pays.
+inline bool gather_asked(const options& o, std::size_t total, int ranks, std::size_t key_bytes,
+                         bool gathers_on_host) {
+  using gp = options::gather_path;
+  return o.gather_all == gp::always ||
+         (o.gather_all == gp::automatic && gathers_on_host && o.exchange_parts == 0 &&
+          o.memory == options::memory_plan::automatic &&
+          o.exchange == options::exchange_path::automatic &&
+          gather_pays(total, ranks, key_bytes));
+}
 
 /// A second stream, for the exchange: on leaving, the caller's stream waits for it.
 class side_stream {
@@ -1108,8 +1122,7 @@ void sort_gathered_range(const Bits* in, unsigned char* arena, const own_region&
 /// only waited for (the stream waits for the lane when it is reset, before any other work).
 struct early_sort {
   std::optional<side_stream> lane;
-  unsigned char* arena = nullptr;
-  std::size_t arena_bytes = 0;
+  std::size_t arena_bytes = 0;  // what the arena held: a reserve that grows it replaces it
   local_plan plan;
   int pieces = 0;
   bool mapped = false;  // the keys' words are in the pong buffer (else the keys are the words)
@@ -1302,30 +1315,24 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   const bool second_round_cheap = t.gathers_on_host(sizeof(rank_status));
   early_sort early;
   if constexpr (!has_values<Value>) {
-    using gp = options::gather_path;
-    const bool likely =
-        o.gather_all == gp::always ||
-        (o.gather_all == gp::automatic && o.exchange_parts == 0 &&
-         o.memory == options::memory_plan::automatic &&
-         o.exchange == options::exchange_path::automatic &&
-         gather_pays(n * P, ranks, sizeof(Bits)));
     if (ranks > 1 && n > 0 && keys != nullptr && n <= capacity && peers && second_round_cheap &&
         o.local_sort == local_algorithm::warpsort &&
-        o.exchange != options::exchange_path::transport && likely) {
+        o.exchange != options::exchange_path::transport &&
+        gather_asked(o, n * P, ranks, sizeof(Bits), second_round_cheap)) {
       early.plan = plan_local(n, ranks, local, false, o.merge_runs, o.local_sort, false);
       early.pieces = gather_pieces<Bits>(o, std::vector<std::size_t>(P, n), mine_at);
       const own_region own = own_region_of<Bits>(n, early.plan, early.pieces, local);
-      early.arena = static_cast<unsigned char*>(peers->arena());
+      auto* const arena = static_cast<unsigned char*>(peers->arena());
       early.arena_bytes = peers->arena_bytes();
-      if (!early.plan.whole && early.arena != nullptr && early.arena_bytes >= own.end) {
+      if (!early.plan.whole && arena != nullptr && early.arena_bytes >= own.end) {
         events.mark(0);
         early.lane.emplace(stream, 0);
         side_stream::order(stream, early.lane->get());
-        Bits* const pong = reinterpret_cast<Bits*>(early.arena + own.pong_at);
+        Bits* const pong = reinterpret_cast<Bits*>(arena + own.pong_at);
         early.mapped = to_words(keys, pong, early.lane->get());
         const std::vector<std::size_t> ends = sequence_ranges(early.plan, early.pieces);
-        sort_gathered_range<Bits>(early.mapped ? pong : keys, early.arena, own, early.plan, 0,
-                                  ends[1], early.lane->get(), local);
+        sort_gathered_range<Bits>(early.mapped ? pong : keys, arena, own, early.plan, 0, ends[1],
+                                  early.lane->get(), local);
       }
     }
   }
@@ -1409,15 +1416,8 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
   if (o.gather_all == options::gather_path::always && ranks > 1 && total > 0 && !gather_possible)
     throw input_error("warpsort::distributed::sort_keys: gather_all = always needs keys without "
                       "values and a transport with receive arenas every rank copies into");
-  // automatic: only where the ranks are known to write into each other's arenas (they gather
-  // through host memory: processes of one host whose arenas every rank has opened, from a
-  // transport's second call), so that ranks on several hosts keep the exchange
-  bool gather = gather_possible &&
-                (o.gather_all == options::gather_path::always ||
-                 (o.gather_all == options::gather_path::automatic && second_round_cheap &&
-                  o.exchange_parts == 0 && o.memory == options::memory_plan::automatic &&
-                  o.exchange == options::exchange_path::automatic &&
-                  gather_pays(total, ranks, sizeof(Bits))));
+  bool gather =
+      gather_possible && gather_asked(o, total, ranks, sizeof(Bits), second_round_cheap);
   // its plan: the local plans without a bucketed round (one round), everything in the arena,
   // the same capacity asked as of the exchange
   gather_plan gathered;
@@ -1551,15 +1551,11 @@ sort_result sort_words(transport& t, Bits* keys, Value* values, std::size_t n, s
                            "on rank(s) " + ranks_failed + " (every rank stops here; no key moved)");
     }
   }
-  // the first range sorted early is used where the gathered path runs in the same arena with
-  // the same plan and ranges; the stream waits for it either way
-  const local_plan& my_plan = plans[mine_at];
-  const bool sorted_early =
-      early.lane && gather && arenas.at[mine_at] == early.arena &&
-      peers->arena_bytes() == early.arena_bytes && my_plan.n == early.plan.n &&
-      my_plan.sequences == early.plan.sequences &&
-      my_plan.sequence_keys == early.plan.sequence_keys &&
-      gather_pieces<Bits>(o, counts, mine_at) == early.pieces;
+  // the first range sorted early is used where the gathered path runs (its plan is the early
+  // one: plan_local of this count) in the same arena (a reserve replaces it only to grow it)
+  // with the same ranges; the stream waits for it either way
+  const bool sorted_early = early.lane && gather && peers->arena_bytes() == early.arena_bytes &&
+                            gather_pieces<Bits>(o, counts, mine_at) == early.pieces;
   early.lane.reset();
   // the keys copied by copy engines into the peers' arenas, or moved by the transport
   const bool direct = in_arena && arenas.direct && o.exchange != options::exchange_path::transport;

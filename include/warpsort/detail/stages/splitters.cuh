@@ -15,7 +15,8 @@
 //  - sorted: gather_samples_kernel writes each sample as a record (set, index, key; a layout of
 //    one set leaves the set out), sort_samples orders the records stably by (set, key) (CUB's
 //    radix sort for integer keys, its merge sort for any other), and cut_sets_kernel, a warp
-//    per splitter, finds where its sample lies from the index and cuts its set's sequences.
+//    per splitter, finds where its sample lies from the index and cuts its set's sequences
+//    (equal sequences after the radix sort: each search narrowed by the gathered records).
 //    Records travel whole, so samples gathered from several GPUs sort alike. Runs of any
 //    lengths (any_runs) have each run's samples sorted already, so where that is the faster
 //    merge_sample_runs puts their records in the same order without a sort.
@@ -325,6 +326,17 @@ struct by_set_then_key {
   }
 };
 
+/// One sequence's samples as gathered (their records in position order, so sorted), each key
+/// as the order sees it: cut_sequence reads them as it reads a sample_view, from the records
+/// step 3 has just written rather than from the sequence's scattered positions.
+template <class Record, class Comp>
+struct gathered_samples {
+  const Record* records;
+  __device__ typename Record::key_type operator[](std::size_t t) const {
+    return radix_ordered<typename Record::key_type, Comp>(records[t].key);
+  }
+};
+
 /// Every sample's record, in position order: sample first_index + m at out[m]; slots past the
 /// layout's samples, up to `slots`, are marked unused.
 template <class Layout, class Comp>
@@ -350,9 +362,13 @@ __global__ void gather_samples_kernel(Layout l, record_of<Layout>* out, std::siz
 
 /// Sorted records: a warp per splitter (of all sets) cuts its set's sequences; the first
 /// threads write where each set starts. Key-only splitters (by_position false, the paper's)
-/// cut every sequence after its keys equal to the splitter's (cut_by_key).
+/// cut every sequence after its keys equal to the splitter's (cut_by_key). Where the records
+/// are also at hand as gathered (`gathered`, equal sequences), each search is narrowed as the
+/// ranked order narrows it: sequence i's samples ordered before the splitter, counted by a
+/// search of its records, put the cut within one stride (cut_window).
 template <class Layout, class Comp>
-__global__ void cut_sets_kernel(Layout l, const record_of<Layout>* sorted, bool by_position,
+__global__ void cut_sets_kernel(Layout l, const record_of<Layout>* sorted,
+                                const record_of<Layout>* gathered, bool by_position,
                                 std::size_t* cuts, std::size_t* group_offsets, Comp comp) {
   using Key = typename Layout::key_type;
   const std::size_t tid = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -371,11 +387,27 @@ __global__ void cut_sets_kernel(Layout l, const record_of<Layout>* sorted, bool 
   }
   const record_of<Layout> splitter = sorted[at];
   const key_site site = l.sample_at(splitter.index);
+  const Key key = radix_ordered<Key, Comp>(splitter.key);
+  if constexpr (cuda::std::is_same_v<Layout, equal_sequences<Key>>) {
+    if (gathered != nullptr && by_position) {
+      const std::size_t t = splitter.index - site.sequence * l.sequence_samples;  // in its sequence
+      cut_sequences_at(l, set, l.first_group(set) + s, site.sequence, site.offset, key,
+                       [&](std::size_t i, std::size_t len) {
+                         const std::size_t seq = l.first_sequence(set) + i;
+                         const std::size_t before = cut_sequence(
+                             gathered_samples<record_of<Layout>, Comp>{
+                                 gathered + seq * l.sequence_samples},
+                             l.samples_of_sequence(seq), seq, site.sequence, t, key, comp);
+                         return cut_window(before, l.r.stride, len);
+                       },
+                       cuts, group_offsets, comp);
+      return;
+    }
+  }
   // a splitter from no sequence (~0) makes every cut an upper bound: cut_by_key's rule
   cut_sequences_at(l, set, l.first_group(set) + s, by_position ? site.sequence : ~std::size_t{0},
-                   site.offset, radix_ordered<Key, Comp>(splitter.key),
-                   [](std::size_t, std::size_t len) { return key_range{0, len}; }, cuts,
-                   group_offsets, comp);
+                   site.offset, key, [](std::size_t, std::size_t len) { return key_range{0, len}; },
+                   cuts, group_offsets, comp);
 }
 
 /// The radix sort's bits: the key's, and the set's low bits (one set: none).
@@ -462,14 +494,17 @@ bool merge_sample_runs_wins(const runs_shape& r) {
          merged_sample_work * sizeof(Key) / 4;
 }
 
-/// Launches cut_sets_kernel: a warp a splitter (one still writes the ends where there is none).
+/// Launches cut_sets_kernel: a warp a splitter (one still writes the ends where there is none);
+/// `gathered`, where not null, the records in the order gather_samples wrote them.
 template <class Layout, class Comp>
 void cut_sets(const Layout& l, const record_of<Layout>* sorted, bool by_position,
-              std::size_t* cuts, std::size_t* group_offsets, Comp comp, cudaStream_t stream) {
+              std::size_t* cuts, std::size_t* group_offsets, Comp comp, cudaStream_t stream,
+              const record_of<Layout>* gathered = nullptr) {
   const unsigned threads = 256;
   const std::size_t warps = max_size(l.splitters(), 1);
   cut_sets_kernel<<<static_cast<unsigned>(ceil_div(warps * policy::warp_threads, threads)),
-                    threads, 0, stream>>>(l, sorted, by_position, cuts, group_offsets, comp);
+                    threads, 0, stream>>>(l, sorted, gathered, by_position, cuts, group_offsets,
+                                          comp);
   WARPSORT_CHECK_LAUNCH();
 }
 
@@ -574,7 +609,9 @@ split_layout split_sequences(const Layout& l, sample_order order, bool by_positi
   else
     sorted = sort_samples(a.cub_temp, a.cub_bytes, a.records_in, a.records_out, l.samples(),
                           l.sets(), comp, stream);
-  cut_sets(l, sorted, by_position, a.cuts, a.offsets, comp, stream);
+  // the radix sort leaves the gathered records as they were; the merge sort sorts them in place
+  cut_sets(l, sorted, by_position, a.cuts, a.offsets, comp, stream,
+           sorted != a.records_in ? a.records_in : nullptr);
   return {a.cuts, a.offsets};
 }
 

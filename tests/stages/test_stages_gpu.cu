@@ -3,6 +3,7 @@
 #include "common/test_inputs.hpp"
 #include "step_checks.cuh"
 #include <warpsort/detail/stages/index_math.hpp>
+#include <warpsort/detail/stages/splitters.cuh>
 #include <warpsort/stages.hpp>
 
 #include <warpsort/validate.cuh>
@@ -61,20 +62,29 @@ struct v5_split {
   std::vector<Key> sequences;
   std::vector<std::size_t> cuts, offsets;
 };
-v5_split run_v5_split(const std::vector<Key>& input, const warpsort::policy& p, bool on_chip,
-                      warpsort::detail::device_buffer<Key>& seqs) {
+/// `order`: ranked_staged runs the library's split_sets with the round ranked on chip (where
+/// its sets fit); sorted and merged_sets order the samples that way (split_sequences).
+v5_split run_v5_split(const std::vector<Key>& input, const warpsort::policy& p,
+                      ws::sample_order order, warpsort::detail::device_buffer<Key>& seqs) {
   const std::size_t n = input.size();
   const auto plan = warpsort::make_plan(n, p);
   v5_split out;
   out.round = plan.rounds[0];
-  out.round.ranks_on_chip = on_chip && out.round.set_samples <= warpsort::merge_round::max_ranked_set_samples;
+  out.round.ranks_on_chip = order == ws::sample_order::ranked_staged &&
+                            out.round.set_samples <= warpsort::merge_round::max_ranked_set_samples;
   auto in = to_device(input);
   seqs = poisoned<Key>(n);
   ws::sort_chunks(in.get(), seqs.get(), n, Comp{}, p, 0);
   out.sequences = to_host(seqs.get(), n);
-  const std::size_t bytes = ws::split_sets_temp_bytes<Key, Comp>(out.round);
+  const ws::equal_sequences<Key> l =
+      ws::equal_sequences_of(seqs.get(), ws::shape_of(n, out.round, p), out.round.samples);
+  const bool library = order == ws::sample_order::ranked_staged;
+  const std::size_t bytes = library ? ws::split_sets_temp_bytes<Key, Comp>(out.round)
+                                    : ws::split_sequences_temp_bytes<ws::equal_sequences<Key>, Comp>(l, order);
   auto temp = poisoned<unsigned char>(bytes);
-  const auto layout = ws::split_sets(seqs.get(), n, out.round, temp.get(), bytes, Comp{}, p, 0);
+  const auto layout =
+      library ? ws::split_sets(seqs.get(), n, out.round, temp.get(), bytes, Comp{}, p, 0)
+              : ws::split_sequences(l, order, true, temp.get(), bytes, Comp{}, 0);
   out.cuts = to_host(layout.cuts, out.round.groups * out.round.set_sequences);
   out.offsets = to_host(layout.group_offsets, out.round.groups + 1);
   return out;
@@ -302,6 +312,7 @@ TEST(Step1SortBlocksV5, UnalignedInput) {
 // and int32 as well (complemented, signed), which the other tests of the pipeline cover.
 TEST(Step3SplitSets, GroupsOrderedBoundedAndAsTheModelSays) {
   WARPSORT_REQUIRE_GPU();
+  int merged_rounds = 0;  // rounds whose sets' samples were also merged on chip
   for (int k : {2, 8, 32, 64})
     for (const auto& dist : test_distributions())
       for (std::size_t n : capped({3000, 65537, 1299709, std::size_t{1} << 22})) {
@@ -309,10 +320,16 @@ TEST(Step3SplitSets, GroupsOrderedBoundedAndAsTheModelSays) {
         p.max_sequences = k;
         warpsort::detail::device_buffer<Key> seqs;
         const auto input = make_keys(dist, n, 7 * n + k);
-        const v5_split split = run_v5_split(input, p, false, seqs);
-        const v5_split ranked = run_v5_split(input, p, true, seqs);
+        const v5_split split = run_v5_split(input, p, ws::sample_order::sorted, seqs);
+        const v5_split ranked = run_v5_split(input, p, ws::sample_order::ranked_staged, seqs);
         ASSERT_EQ(ranked.offsets, split.offsets) << dist << " n=" << n << " k=" << k << ": ranked vs sorted";
         ASSERT_EQ(ranked.cuts.size(), split.cuts.size());
+        if (ws::merges_set_samples<Key, Comp>(split.round.set_samples)) {  // small sets
+          const v5_split merged = run_v5_split(input, p, ws::sample_order::merged_sets, seqs);
+          ASSERT_EQ(merged.offsets, split.offsets) << dist << " n=" << n << " k=" << k << ": merged vs sorted";
+          ASSERT_EQ(merged.cuts, split.cuts) << dist << " n=" << n << " k=" << k << ": merged vs sorted";
+          ++merged_rounds;
+        }
         const warpsort::merge_round& m = split.round;
         ASSERT_GT(m.sets, 0u);
         const ws::round_shape r = ws::shape_of(n, m, p);
@@ -360,6 +377,7 @@ TEST(Step3SplitSets, GroupsOrderedBoundedAndAsTheModelSays) {
           }
         }
       }
+  EXPECT_GT(merged_rounds, 0) << "no round had sets small enough to merge their samples";
 }
 
 // A round: every set becomes one sorted sequence holding exactly its keys.
@@ -372,7 +390,8 @@ TEST(Step4MergeSets, EverySetSortedAndAPermutation) {
         p.max_sequences = k;
         warpsort::detail::device_buffer<Key> seqs;
         const auto input = make_keys(dist, n, 11 * n + k);
-        const v5_split split = run_v5_split(input, p, k % 2 == 0, seqs);
+        const v5_split split = run_v5_split(
+            input, p, k % 2 == 0 ? ws::sample_order::ranked_staged : ws::sample_order::sorted, seqs);
         const std::size_t bytes = ws::split_sets_temp_bytes<Key, Comp>(split.round);
         warpsort::detail::device_buffer<unsigned char> temp(bytes);
         const auto layout = ws::split_sets(seqs.get(), n, split.round, temp.get(), bytes, Comp{}, p, 0);

@@ -21,17 +21,20 @@ bool ranks_set_samples_on_chip(const merge_round& m) {
   return ranks_set_samples_on_chip<Key>(m, on_chip_sample_bytes(device_limits_of()));
 }
 
-/// The library's rounds rank small rounds' samples staged in shared memory, sort the others.
-template <class Key>
+/// The library's rounds rank small rounds' samples staged in shared memory, merge the sample
+/// lists of small sets of 4-byte keys on chip, sort the others.
+template <class Key, class Comp>
 sample_order set_sample_order(const merge_round& m) {
-  return ranks_set_samples_on_chip<Key>(m) ? sample_order::ranked_staged : sample_order::sorted;
+  if (ranks_set_samples_on_chip<Key>(m)) return sample_order::ranked_staged;
+  return merges_set_samples<Key, Comp>(m.set_samples) ? sample_order::merged_sets
+                                                      : sample_order::sorted;
 }
 
 template <class Key, class Comp>
 std::size_t split_sets_temp_bytes(const merge_round& m) {
   const equal_sequences<Key> l =
       equal_sequences_of<Key>(nullptr, shape_of(0, m, policy{}), m.samples);
-  return split_sequences_temp_bytes<equal_sequences<Key>, Comp>(l, set_sample_order<Key>(m));
+  return split_sequences_temp_bytes<equal_sequences<Key>, Comp>(l, set_sample_order<Key, Comp>(m));
 }
 
 template <class Key, class Comp>
@@ -39,7 +42,7 @@ split_layout split_sets(const Key* src, std::size_t n, const merge_round& m, voi
                         std::size_t temp_bytes, Comp comp, const policy& p,
                         cudaStream_t stream) {
   const equal_sequences<Key> l = equal_sequences_of(src, shape_of(n, m, p), m.samples);
-  return split_sequences(l, set_sample_order<Key>(m), true, temp, temp_bytes, comp, stream);
+  return split_sequences(l, set_sample_order<Key, Comp>(m), true, temp, temp_bytes, comp, stream);
 }
 
 /// The ablation's L sequences as one set of a round.

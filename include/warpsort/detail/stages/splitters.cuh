@@ -19,7 +19,8 @@
 //    (equal sequences after the radix sort: each search narrowed by the gathered records).
 //    Records travel whole, so samples gathered from several GPUs sort alike. Runs of any
 //    lengths (any_runs) have each run's samples sorted already, so where that is the faster
-//    merge_sample_runs puts their records in the same order without a sort.
+//    merge_sample_runs puts their records in the same order without a sort; so do a round's
+//    small sets of 4-byte keys, a block a set (merge_set_samples_kernel).
 //
 // A layout says where the sequences are, how they form sets and which sorted samples are the
 // splitters: equal_sequences (one array of sequences of one length, the last maybe shorter, in
@@ -30,6 +31,7 @@
 // g starts in the output.
 #include "index_math.hpp"
 #include "launch.hpp"
+#include "merge_groups_impl.cuh"
 #include "merge_sample_runs.cuh"
 #include <warpsort/stages.hpp>
 #include "temp_storage.hpp"
@@ -173,6 +175,7 @@ __device__ __forceinline__ void cut_sequences_at(const Layout& l, std::size_t se
 /// How step 3 orders a round's samples (the same splitters every way).
 enum class sample_order {
   sorted,        // gathered and sorted by (set, key)
+  merged_sets,   // gathered and put in that order by merging each set's sample lists on chip
   ranked_staged,  // ranked by a kernel, each block loading its set's samples into shared memory
   ranked_in_place,  // ranked by a kernel, a warp a sample, reading the samples where they are
 };
@@ -337,14 +340,36 @@ struct gathered_samples {
   }
 };
 
+/// A 4-byte key's sample as a 64-bit word whose unsigned order is the stable sort's: the
+/// key as the radix sort orders it (its bits, the sign bit flipped for signed keys), then the
+/// sample's place in its set.
+template <class Key>
+__device__ std::uint64_t set_sample_word(const Key& radix_key, std::uint32_t place) {
+  static_assert(sizeof(Key) == 4, "set sample words hold 4-byte keys");
+  std::uint32_t bits = cuda::std::bit_cast<std::uint32_t>(radix_key);
+  if constexpr (cuda::std::is_signed_v<Key>) bits ^= 0x80000000u;
+  return (static_cast<std::uint64_t>(bits) << 32) | place;
+}
+
 /// Every sample's record, in position order: sample first_index + m at out[m]; slots past the
-/// layout's samples, up to `slots`, are marked unused.
+/// layout's samples, up to `slots`, are marked unused. With `words` (equal sequences of 4-byte
+/// keys), each sample's set_sample_word too.
 template <class Layout, class Comp>
 __global__ void gather_samples_kernel(Layout l, record_of<Layout>* out, std::size_t slots,
-                                      std::size_t first_index) {
+                                      std::size_t first_index, std::uint64_t* words) {
   using Key = typename Layout::key_type;
   const std::size_t m = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (m >= slots) return;
+  if constexpr (cuda::std::is_same_v<Layout, equal_sequences<Key>> && sizeof(Key) == 4) {
+    if (words != nullptr) {
+      const key_site site = l.sample_at(m);
+      const Key key = radix_ordered<Key, Comp>(l.sequence(site.sequence)[site.offset]);
+      const std::size_t set = l.set_of_sequence(site.sequence);
+      out[m] = {static_cast<std::uint32_t>(set), static_cast<std::uint32_t>(m), key};
+      words[m] = set_sample_word(key, static_cast<std::uint32_t>(m - l.first_sample(set)));
+      return;
+    }
+  }
   const auto index = static_cast<std::uint32_t>(first_index + m);
   if constexpr (Layout::one_set) {  // no unused slots (gather_samples checks)
     const key_site site = l.sample_at(index);
@@ -410,6 +435,38 @@ __global__ void cut_sets_kernel(Layout l, const record_of<Layout>* sorted,
                    cuts, group_offsets, comp);
 }
 
+/// Most samples a set may have for merge_set_samples_kernel: step 4's default group of 8-byte
+/// keys, whose block (576 threads) fits two an SM.
+constexpr std::size_t most_merged_set_samples = 8192;
+
+/// Whether a round's samples are ordered by merging each set's sample lists on chip: 4-byte
+/// keys in warpsort's orders (as words with their places), small sets. The merge's levels cost
+/// a set's samples x log2 k where the radix sort costs six launches over all the records.
+template <class Key, class Comp>
+bool merges_set_samples(std::size_t set_samples) {
+  return radix_samples<Key, Comp> && sizeof(Key) == 4 && set_samples <= most_merged_set_samples;
+}
+
+/// Block b orders set b's records: its sample lists, one a sequence and each sorted, merged as
+/// set_sample_words by step 4's block merge, each record then written at its rank.
+template <class Key>
+__global__ void __maxnreg__(thread_merge_max_registers<std::uint64_t>())
+    merge_set_samples_kernel(equal_sequences<Key> l, const std::uint64_t* words,
+                             const record_of<equal_sequences<Key>>* gathered,
+                             record_of<equal_sequences<Key>>* sorted, int capacity) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  const std::size_t set = blockIdx.x, first = l.first_sample(set);
+  const std::size_t first_seq = l.first_sequence(set);
+  const int count = merge_pieces_in_shared<std::uint64_t>(
+      smem, capacity, static_cast<int>(l.columns()), static_cast<int>(l.sequences_in(set)),
+      [&](int i) { return words + first + static_cast<std::size_t>(i) * l.sequence_samples; },
+      [&](int i) { return static_cast<int>(l.samples_of_sequence(first_seq + i)); }, set,
+      less<std::uint64_t>{});
+  const std::uint64_t* const merged = reinterpret_cast<const std::uint64_t*>(smem);
+  for (int r = static_cast<int>(threadIdx.x); r < count; r += static_cast<int>(blockDim.x))
+    sorted[first + r] = gathered[first + static_cast<std::uint32_t>(merged[r])];
+}
+
 /// The radix sort's bits: the key's, and the set's low bits (one set: none).
 template <class Key>
 int radix_end_bit(std::size_t sets) {
@@ -463,13 +520,14 @@ const Record* sort_samples(void* temp, std::size_t bytes, Record* in, Record* ou
 /// first slot among every rank's).
 template <class Layout, class Comp>
 void gather_samples(const Layout& l, record_of<Layout>* out, std::size_t slots,
-                    cudaStream_t stream, std::size_t first_index = 0) {
+                    cudaStream_t stream, std::size_t first_index = 0,
+                    std::uint64_t* words = nullptr) {
   if (slots == 0) return;
   if (Layout::one_set && first_index + slots > l.samples())
     throw input_error("warpsort: step 3 has no unused slots in a layout of one set");
   const unsigned threads = 256;
   gather_samples_kernel<Layout, Comp><<<static_cast<unsigned>(ceil_div(slots, threads)), threads,
-                                        0, stream>>>(l, out, slots, first_index);
+                                        0, stream>>>(l, out, slots, first_index, words);
   WARPSORT_CHECK_LAUNCH();
 }
 
@@ -513,6 +571,7 @@ void cut_sets(const Layout& l, const record_of<Layout>* sorted, bool by_position
 template <class Record>
 struct splitter_arrays {
   Record *records_in, *records_out;
+  std::uint64_t* words;  // merged_sets: the samples as set_sample_words
   std::size_t *cuts, *offsets;
   void* cub_temp;
   std::size_t cub_bytes;
@@ -522,13 +581,16 @@ template <class Layout, class Comp>
 splitter_arrays<record_of<Layout>> carve_splitters(temp_carver& c, const Layout& l,
                                                    sample_order order) {
   using Record = record_of<Layout>;
-  // the radix sort, and the merge of runs' samples, write into second records
-  constexpr bool two = radix_samples<typename Layout::key_type, Comp> || merges_sample_runs<Layout>;
-  const std::size_t samples = order == sample_order::sorted ? l.samples() : 0;
+  // the radix sort, and the merges of runs' and sets' samples, write into second records
+  const bool merged = order == sample_order::merged_sets;
+  const bool two =
+      radix_samples<typename Layout::key_type, Comp> || merges_sample_runs<Layout> || merged;
+  const std::size_t samples = order == sample_order::sorted || merged ? l.samples() : 0;
   splitter_arrays<Record> a;
-  a.cub_bytes = sort_samples_temp_bytes<Record, Comp>(samples, l.sets());
+  a.cub_bytes = merged ? 0 : sort_samples_temp_bytes<Record, Comp>(samples, l.sets());
   a.records_in = c.take<Record>(samples);
   a.records_out = c.take<Record>(two ? samples : 0);
+  a.words = c.take<std::uint64_t>(merged ? samples : 0);
   a.cuts = c.take<std::size_t>(l.groups() * l.columns());
   a.offsets = c.take<std::size_t>(l.groups() + 1);
   a.cub_temp = c.take_bytes(a.cub_bytes);
@@ -602,6 +664,26 @@ split_layout split_sequences(const Layout& l, sample_order order, bool by_positi
   if (l.samples() >= most_sorted_samples)
     throw input_error("warpsort: step 3 sorts at most 2^32 - 1 samples; this round has " +
                       std::to_string(l.samples()));
+  if constexpr (cuda::std::is_same_v<Layout, equal_sequences<Key>> && sizeof(Key) == 4) {
+    if (order == sample_order::merged_sets) {
+      if (!merges_set_samples<Key, Comp>(l.r.set_samples))
+        throw input_error("warpsort: step 3 merges the samples of sets of at most " +
+                          std::to_string(most_merged_set_samples) + " 4-byte keys");
+      gather_samples<Layout, Comp>(l, a.records_in, l.samples(), stream, 0, a.words);
+      const int capacity = static_cast<int>(l.r.set_samples);
+      const thread_block_shape shape =
+          merge_sets_shape<std::uint64_t>(capacity, static_cast<int>(l.columns()));
+      allow_dynamic_smem(merge_set_samples_kernel<Key>, shape.smem_bytes);
+      merge_set_samples_kernel<Key><<<static_cast<unsigned>(l.sets()), shape.threads,
+                                      shape.smem_bytes, stream>>>(l, a.words, a.records_in,
+                                                                  a.records_out, capacity);
+      WARPSORT_CHECK_LAUNCH();
+      cut_sets(l, a.records_out, by_position, a.cuts, a.offsets, comp, stream, a.records_in);
+      return {a.cuts, a.offsets};
+    }
+  }
+  if (order == sample_order::merged_sets)
+    throw input_error("warpsort: step 3 merges the samples of equal sequences of 4-byte keys only");
   gather_samples<Layout, Comp>(l, a.records_in, l.samples(), stream);
   const record_of<Layout>* sorted = nullptr;
   if constexpr (merges_sample_runs<Layout> && cuda::std::is_same_v<Comp, less<Key>>)
